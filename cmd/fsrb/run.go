@@ -1,0 +1,253 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+
+	"github.com/aymanbagabas/go-udiff"
+	"github.com/spf13/pflag"
+
+	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/core/commit"
+	"github.com/fsrb/fsrb/core/report"
+)
+
+// Exit codes of the man page.
+const (
+	exitOK    = 0
+	exitFail  = 1 // validation or commit failure: nothing written
+	exitUsage = 2
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = ""
+
+type flags struct {
+	dryRun, diff, json, fuzzy, partial, blocks bool
+	root, format                               string
+	version, help, recover, undo               bool
+}
+
+const usage = `usage: fsrb [flags] <patchfile | ->
+
+Applies the SEARCH/REPLACE blocks of a patch to the files under the root,
+all or nothing. Exit status: 0 applied, 1 validation or commit failure
+(nothing written), 2 usage error.
+
+Flags:
+`
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var f flags
+	fs := pflag.NewFlagSet("fsrb", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&f.dryRun, "dry-run", false, "validate and report what would change; write nothing")
+	fs.BoolVar(&f.diff, "diff", false, "print a unified diff of the change")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
+	fs.BoolVar(&f.fuzzy, "fuzzy", false, "let blocks that match nowhere exactly climb the tolerant ladder")
+	fs.BoolVar(&f.partial, "partial", false, "apply the blocks that validate (atomically), skip the rest; exit 1 if any was skipped")
+	fs.BoolVar(&f.blocks, "blocks", false, "list the blocks of the patch and touch nothing")
+	fs.StringVar(&f.root, "root", "", "the workspace root (default: the working directory)")
+	fs.StringVar(&f.format, "format", "auto", "force a dialect: auto|search-replace")
+	fs.BoolVar(&f.recover, "recover", false, "roll back a commit that was cut off part-way (crash, kill)")
+	fs.BoolVar(&f.undo, "undo", false, "restore the files of the last commit under the root")
+	fs.BoolVar(&f.version, "version", false, "print the version")
+	fs.BoolVarP(&f.help, "help", "h", false, "print this help")
+	if err := fs.Parse(args); err != nil {
+		return usageError(stderr, err.Error())
+	}
+	switch {
+	case f.help:
+		fmt.Fprint(stdout, usage+fs.FlagUsages())
+		return exitOK
+	case f.version:
+		fmt.Fprintln(stdout, "fsrb", buildVersion())
+		return exitOK
+	}
+	if f.format != "auto" && f.format != "search-replace" {
+		return usageError(stderr, fmt.Sprintf("unknown --format %q; use auto or search-replace", f.format))
+	}
+	root, err := resolveRoot(f.root)
+	if err != nil {
+		return usageError(stderr, err.Error())
+	}
+	if f.recover || f.undo {
+		if fs.NArg() > 0 {
+			return usageError(stderr, "--recover and --undo take no patch file")
+		}
+		return journal(root, f, stdout, stderr)
+	}
+	if fs.NArg() != 1 {
+		return usageError(stderr, "give exactly one patch file, or - for standard input")
+	}
+	text, err := readPatch(fs.Arg(0), stdin)
+	if err != nil {
+		return usageError(stderr, err.Error())
+	}
+	return apply(root, text, f, stdout, stderr)
+}
+
+func usageError(stderr io.Writer, msg string) int {
+	fmt.Fprintf(stderr, "fsrb: %s\nRun 'fsrb -h' for usage.\n", msg)
+	return exitUsage
+}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+func resolveRoot(root string) (string, error) {
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", fmt.Errorf("cannot read the working directory: %v", err)
+		}
+		root = wd
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("bad --root %q: %v", root, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("bad --root %q: %v", root, errors.Unwrap(err))
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("bad --root %q: not a directory", root)
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+func readPatch(name string, stdin io.Reader) (string, error) {
+	var data []byte
+	var err error
+	if name == "-" {
+		data, err = io.ReadAll(stdin)
+	} else {
+		data, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return "", fmt.Errorf("cannot read the patch: %v", err)
+	}
+	return string(data), nil
+}
+
+func apply(root, text string, f flags, stdout, stderr io.Writer) int {
+	disk, err := commit.NewDisk(root)
+	if err != nil {
+		return usageError(stderr, err.Error())
+	}
+	slashRoot := filepath.ToSlash(disk.Root)
+	exists := func(name string) bool {
+		clean, err := core.CleanPath(slashRoot, name)
+		if err != nil {
+			return false
+		}
+		_, err = disk.ReadFile(clean)
+		return err == nil
+	}
+	patch := core.Parse(text, core.ParseOptions{Exists: exists})
+	if f.blocks {
+		if err := report.Blocks(stdout, patch, f.json); err != nil {
+			return exitFail
+		}
+		if patch.Problems.HasErrors() {
+			return exitFail
+		}
+		return exitOK
+	}
+	plan := core.Validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: f.fuzzy})
+	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Color: colorOK(stdout)}
+	switch {
+	case f.dryRun:
+		o.Mode = report.ModeDryRun
+	case f.partial:
+		o.Mode = report.ModePartial
+	}
+	canWrite := plan.OK() || f.partial && len(plan.Files) > 0
+	if f.diff && canWrite {
+		printDiff(stdout, plan)
+	}
+	if !f.dryRun && canWrite {
+		if _, err := commit.Commit(disk.Root, plan.Files, commit.Options{}); err != nil {
+			plan.Problems = append(plan.Problems, commitProblem(err))
+		} else {
+			o.Written = true
+		}
+	}
+	if f.json {
+		report.JSON(stdout, o)
+	} else {
+		report.Human(stdout, stderr, o)
+	}
+	if !plan.OK() || !o.Written && !f.dryRun {
+		return exitFail
+	}
+	return exitOK
+}
+
+func commitProblem(err error) core.Problem {
+	var conflict *commit.ConflictError
+	if errors.As(err, &conflict) {
+		return core.Problem{Kind: core.KindConflict, Path: conflict.Path, Message: err.Error(),
+			Hint: "run fsrb again to validate against the new content"}
+	}
+	return core.Problem{Kind: core.KindCommit, Message: err.Error(),
+		Hint: "fix the cause (permissions, disk space) and run fsrb again"}
+}
+
+func printDiff(w io.Writer, plan *core.Plan) {
+	for _, fc := range plan.Files {
+		from, to := "a/"+fc.Display, "b/"+fc.Display
+		switch fc.Action {
+		case core.ActionCreate:
+			from = "/dev/null"
+		case core.ActionDelete:
+			to = "/dev/null"
+		}
+		fmt.Fprint(w, udiff.Unified(from, to, string(fc.Old), string(fc.New)))
+	}
+}
+
+// colorOK: colour only on a terminal, and never with NO_COLOR set
+// (https://no-color.org).
+func colorOK(w io.Writer) bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func journal(root string, f flags, stdout, stderr io.Writer) int {
+	if f.recover {
+		rep, err := commit.Recover(root, commit.Options{})
+		if err != nil {
+			fmt.Fprintf(stderr, "[ERROR] Recovery failed: %v\n", err)
+			return exitFail
+		}
+		fmt.Fprintln(stdout, rep)
+		return exitOK
+	}
+	rep, err := commit.Undo(root, commit.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "[ERROR] Undo failed: %v\n", err)
+		return exitFail
+	}
+	fmt.Fprintln(stdout, rep)
+	return exitOK
+}

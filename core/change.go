@@ -1,0 +1,23 @@
+package core
+
+// Action is what a commit does to one file.
+type Action string
+
+const (
+	ActionModify Action = "modify"
+	ActionCreate Action = "create"
+	ActionDelete Action = "delete" // the blocks left the file empty (DESIGN.md "Operations")
+)
+
+// FileChange is the planned new state of one file: what the commit writes.
+// Old is the exact content that was validated; the commit refuses to write
+// when the file on disk no longer holds it.
+type FileChange struct {
+	Path    string // real path, slash-separated, relative to the root
+	Display string // the path as the patch first wrote it
+	Action  Action
+	Existed bool   // the file existed at validation (an existing 0-byte file may be "created")
+	Old     []byte // the validated content; nil when the file did not exist
+	New     []byte // the content to write; nil for ActionDelete
+	Blocks  []int  // the numbers of the blocks applied to this file, in order
+}

@@ -1,0 +1,626 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+)
+
+// Closest-match search: where in a file a SEARCH block that is not found was
+// probably meant to go. It never applies an edit; it feeds error messages and
+// quick fixes ("did you mean lines 40-46?") with a diff.
+//
+// The search runs in two steps so that big files stay cheap:
+//
+//  1. One pass over the file, no edit distance. Each line is trimmed and
+//     (a) compared with the trimmed SEARCH lines: an exact hit of SEARCH line
+//     i at file line j votes for the window starting at j-i, weighted by the
+//     line's length; (b) scored by how many of its trigrams occur in SEARCH
+//     (a 64 Kib bitset of hashed trigrams), summed over a sliding window of
+//     SEARCH's height. The second signal finds blocks in which no line
+//     survived intact (a one-line SEARCH with a typo, a typo on every line).
+//     Each signal keeps its best few windows, with nearby windows of the
+//     same peak suppressed.
+//  2. Only those few windows are scored with edit similarity; the best ones
+//     are then tried again shifted by a line and one line shorter or longer,
+//     so that a dropped or an added line still lines up.
+//
+// Similarity is line-aware: the SEARCH lines and the window's lines are
+// aligned (a banded alignment, so a line may be missing on either side), a
+// pair of lines costs the Levenshtein distance of their trimmed contents plus
+// a small penalty when only their leading or trailing whitespace differs, and
+// a line left unpaired costs its whole length. The total cost is divided by
+// the larger side's length (each line counts its trimmed length plus one for
+// the line break), so the measure is a length-weighted average over lines: a
+// one-character typo in a five-line block scores about 0.99, a block whose
+// indentation changed about 0.98, unrelated code well under 0.5.
+
+// minSimilarity is the least similarity a window needs to be reported.
+const minSimilarity = 0.5
+
+const (
+	// closestPerSignal is how many windows each first-step signal keeps.
+	closestPerSignal = 4
+	// closestRefine is how many of the best windows are tried again shifted
+	// and resized by a line.
+	closestRefine = 2
+	// closestWSPenalty is the cost of a line whose trimmed content is equal
+	// but whose indentation or trailing whitespace differs.
+	closestWSPenalty = 0.25
+	// closestMaxCells bounds the work of one quadratic edit distance.
+	closestMaxCells = 1 << 20
+	// closestGramBits sizes the trigram bitset (1<<closestGramBits bits).
+	closestGramBits = 16
+)
+
+// Closest returns the window of lines of text (LF, whole file) most similar to
+// search (LF, whole lines), or ok=false when nothing is at least minSimilarity similar.
+//
+// The window has as many lines as search, or one line fewer or more when a
+// line was dropped or added. When several windows are equally similar the
+// earliest one wins. Candidate.Diff is a unified diff from SEARCH to the
+// window's text.
+func Closest(text string, search string) (c Candidate, ok bool) {
+	if text == "" || search == "" {
+		return Candidate{}, false
+	}
+	sc := closestPool.Get().(*closestScratch)
+	defer sc.release()
+
+	if !sc.setSearch(search) {
+		return Candidate{}, false
+	}
+	sc.scan(text)
+	n := len(sc.off) - 1
+	if n == 0 {
+		return Candidate{}, false
+	}
+	best := sc.best(text)
+	if best.sim < minSimilarity {
+		return Candidate{}, false
+	}
+
+	s, k := best.start, best.k
+	window := text[sc.off[s]:sc.off[s+k]]
+	if !strings.HasSuffix(window, "\n") {
+		window += "\n"
+	}
+	from := search
+	if !strings.HasSuffix(from, "\n") {
+		from += "\n"
+	}
+	c = Candidate{
+		Line:       s + 1,
+		EndLine:    s + k,
+		Context:    closestContext(window),
+		Similarity: best.sim,
+		Text:       window,
+		Diff:       udiff.Unified("SEARCH", fmt.Sprintf("file lines %d-%d", s+1, s+k), from, window),
+	}
+	return c, true
+}
+
+// lineSimilarity is the similarity (0..1) of two lines (without line breaks)
+// as Closest measures it: 1 for equal lines, a little less when only
+// whitespace around the content differs, and 1 minus the Levenshtein distance
+// of the trimmed contents over the longer one's length otherwise.
+func lineSimilarity(a, b string) float64 {
+	var lv closestLev
+	la, lb := closestSplit(a), closestSplit(b)
+	return 1 - min(1, lv.cost(la, lb)/max(la.w, lb.w))
+}
+
+// closestLine is a line cut into its indentation, trimmed content and
+// trailing whitespace. w is its weight: the content's length plus one for
+// the line break.
+type closestLine struct {
+	lead, core, trail string
+	w                 float64
+}
+
+func closestIsSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'
+}
+
+func closestSplit(s string) closestLine {
+	i, j := 0, len(s)
+	for i < j && closestIsSpace(s[i]) {
+		i++
+	}
+	for j > i && closestIsSpace(s[j-1]) {
+		j--
+	}
+	return closestLine{lead: s[:i], core: s[i:j], trail: s[j:], w: float64(j - i + 1)}
+}
+
+// closestContext returns the first non-blank line of s, trimmed.
+func closestContext(s string) string {
+	for s != "" {
+		l := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			l, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if t := strings.TrimSpace(l); t != "" {
+			return t
+		}
+	}
+	return ""
+}
+
+// closestGram hashes a trigram (or a whole trimmed line shorter than three
+// bytes, tagged with its length) to a bit of the trigram set.
+func closestGram(v uint32) uint32 { return (v * 0x9E3779B1) >> (32 - closestGramBits) }
+
+// closestTop keeps the best few windows of one signal, at most one per peak:
+// windows less than d lines apart count as the same peak. Windows are
+// offered in file order and a later one must be strictly better to replace
+// an earlier one, so ties keep the earliest window.
+type closestTop struct {
+	n     int
+	start [closestPerSignal]int
+	score [closestPerSignal]float64
+}
+
+func (t *closestTop) offer(score float64, start, d int) {
+	if score <= 0 {
+		return
+	}
+	for i := 0; i < t.n; i++ {
+		if dist := start - t.start[i]; dist < d && dist > -d {
+			if score > t.score[i] {
+				t.start[i], t.score[i] = start, score
+			}
+			return
+		}
+	}
+	if t.n < closestPerSignal {
+		t.start[t.n], t.score[t.n] = start, score
+		t.n++
+		return
+	}
+	worst := 0
+	for i := 1; i < t.n; i++ {
+		// On equal scores drop the later window.
+		if t.score[i] < t.score[worst] || t.score[i] == t.score[worst] && t.start[i] > t.start[worst] {
+			worst = i
+		}
+	}
+	if score > t.score[worst] {
+		t.start[worst], t.score[worst] = start, score
+	}
+}
+
+// closestWindow is a scored window: lines start..start+k-1 (0-based).
+type closestWindow struct {
+	start, k int
+	sim      float64
+}
+
+// closestScratch holds the buffers of one Closest call; they are pooled so
+// that repeated calls (one per failing block) allocate little.
+type closestScratch struct {
+	search []closestLine // the SEARCH lines
+	ssum   float64       // their total weight
+	grams  [1 << closestGramBits / 64]uint64
+	maxGr  int // the most trigrams on one SEARCH line: caps a file line's score
+	exact  map[string]int32
+	next   []int32 // next SEARCH line with the same content, -1 at the end
+
+	off   []int // line starts; off[n] is len(text)
+	votes closestTop
+	tris  closestTop
+	vring []float64
+	tring []int32
+
+	win       []closestLine
+	prev, cur []float64
+	lev       closestLev
+}
+
+var closestPool = sync.Pool{New: func() any { return new(closestScratch) }}
+
+func (sc *closestScratch) release() {
+	clear(sc.search) // drop references to the caller's strings
+	clear(sc.win)
+	clear(sc.exact)
+	sc.search, sc.win, sc.off = sc.search[:0], sc.win[:0], sc.off[:0]
+	closestPool.Put(sc)
+}
+
+// setSearch splits search into lines and builds the trigram set. It reports
+// false when search holds nothing but blank lines.
+func (sc *closestScratch) setSearch(search string) bool {
+	sc.search, sc.ssum = sc.search[:0], 0
+	body := strings.TrimSuffix(search, "\n")
+	for {
+		i := strings.IndexByte(body, '\n')
+		if i < 0 {
+			sc.search = append(sc.search, closestSplit(body))
+			break
+		}
+		sc.search = append(sc.search, closestSplit(body[:i]))
+		body = body[i+1:]
+	}
+	clear(sc.grams[:])
+	sc.maxGr = 1
+	content := false
+	for _, l := range sc.search {
+		sc.ssum += l.w
+		if l.core == "" {
+			continue
+		}
+		content = true
+		if g := sc.addGrams(l.core); g > sc.maxGr {
+			sc.maxGr = g
+		}
+	}
+	if len(sc.search) > 16 {
+		// Long SEARCH: look lines up in a map instead of comparing each.
+		if sc.exact == nil {
+			sc.exact = make(map[string]int32, len(sc.search))
+		}
+		sc.next = sc.next[:0]
+		for range sc.search {
+			sc.next = append(sc.next, -1)
+		}
+		for i := len(sc.search) - 1; i >= 0; i-- {
+			if core := sc.search[i].core; core != "" {
+				if j, ok := sc.exact[core]; ok {
+					sc.next[i] = j
+				}
+				sc.exact[core] = int32(i)
+			}
+		}
+	}
+	return content
+}
+
+func (sc *closestScratch) addGrams(core string) int {
+	if len(core) < 3 {
+		v := uint32(len(core)) << 24
+		for i := 0; i < len(core); i++ {
+			v |= uint32(core[i]) << (8 * i)
+		}
+		h := closestGram(v)
+		sc.grams[h>>6] |= 1 << (h & 63)
+		return 1
+	}
+	v := uint32(core[0])<<8 | uint32(core[1])
+	for i := 2; i < len(core); i++ {
+		v = (v<<8 | uint32(core[i])) & 0xFFFFFF
+		h := closestGram(v)
+		sc.grams[h>>6] |= 1 << (h & 63)
+	}
+	return len(core) - 2
+}
+
+// gramScore counts the trigrams of core that occur in SEARCH, capped.
+func (sc *closestScratch) gramScore(core string) int32 {
+	if len(core) < 3 {
+		if core == "" {
+			return 0
+		}
+		v := uint32(len(core)) << 24
+		for i := 0; i < len(core); i++ {
+			v |= uint32(core[i]) << (8 * i)
+		}
+		h := closestGram(v)
+		return int32(sc.grams[h>>6] >> (h & 63) & 1)
+	}
+	var n int
+	v := uint32(core[0])<<8 | uint32(core[1])
+	for i := 2; i < len(core); i++ {
+		v = (v<<8 | uint32(core[i])) & 0xFFFFFF
+		h := closestGram(v)
+		n += int(sc.grams[h>>6] >> (h & 63) & 1)
+	}
+	return int32(min(n, sc.maxGr))
+}
+
+// scan is the first step: one pass over text that records line starts and
+// keeps the best windows by exact-line votes and by trigram overlap.
+func (sc *closestScratch) scan(text string) {
+	m := len(sc.search)
+	d := max(1, m/2) // windows closer than this belong to the same peak
+	sc.votes, sc.tris = closestTop{}, closestTop{}
+	sc.vring = closestGrow(sc.vring, m)
+	sc.tring = closestGrow(sc.tring, m)
+	clear(sc.vring)
+	clear(sc.tring)
+	var tsum int32
+	sc.off = sc.off[:0]
+	j := 0
+	for start := 0; start < len(text); j++ {
+		sc.off = append(sc.off, start)
+		end, next := len(text), len(text)
+		if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
+			end, next = start+i, start+i+1
+		}
+		// Trim by hand: cheaper than closestSplit, which this loop does
+		// not need.
+		a, b := start, end
+		for a < b && closestIsSpace(text[a]) {
+			a++
+		}
+		for b > a && closestIsSpace(text[b-1]) {
+			b--
+		}
+		core := text[a:b]
+		start = next
+
+		// Exact lines vote for window start j-i. The vote ring holds the
+		// starts j-m+1..j; start j is new on this line.
+		slot := j % m
+		sc.vring[slot] = 0
+		if core != "" {
+			if sc.exact == nil || len(sc.search) <= 16 {
+				for i := range sc.search {
+					if sc.search[i].core == core {
+						sc.vring[(j-i+m)%m] += float64(len(core))
+					}
+				}
+			} else if i, ok := sc.exact[core]; ok {
+				for ; i >= 0; i = sc.next[i] {
+					sc.vring[(j-int(i)+m)%m] += float64(len(core))
+				}
+			}
+		}
+		// Trigram overlap summed over the last m lines.
+		g := sc.gramScore(core)
+		tsum += g - sc.tring[slot]
+		sc.tring[slot] = g
+
+		// Window start j-m+1 has all its votes now.
+		f := j - m + 1
+		sc.votes.offer(sc.vring[(f+m)%m], f, d)
+		if f >= 0 {
+			sc.tris.offer(float64(tsum), f, d)
+		}
+	}
+	sc.off = append(sc.off, len(text))
+	n := j
+	for f := n - m + 1; f < n; f++ {
+		sc.votes.offer(sc.vring[(f+m)%m], f, d)
+	}
+	if n < m {
+		sc.tris.offer(float64(tsum), 0, d)
+	}
+}
+
+func closestGrow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// best is the second step: score the first step's windows, then try the best
+// of them again shifted and resized by a line.
+func (sc *closestScratch) best(text string) closestWindow {
+	n, m := len(sc.off)-1, len(sc.search)
+	k0 := min(m, n)
+	var firsts [2 * closestPerSignal]closestWindow
+	nf := 0
+	add := func(start int) {
+		start = max(0, min(start, n-k0))
+		for _, w := range firsts[:nf] {
+			if w.start == start {
+				return
+			}
+		}
+		firsts[nf] = closestWindow{start: start, k: k0, sim: sc.similarity(text, start, k0)}
+		nf++
+	}
+	for i := 0; i < sc.votes.n; i++ {
+		add(sc.votes.start[i])
+	}
+	for i := 0; i < sc.tris.n; i++ {
+		add(sc.tris.start[i])
+	}
+	if nf == 0 {
+		add(0)
+	}
+	// Sort the few windows: most similar first, earliest first on ties.
+	ws := firsts[:nf]
+	for i := 1; i < len(ws); i++ {
+		for j := i; j > 0 && closestBetter(ws[j], ws[j-1], m); j-- {
+			ws[j], ws[j-1] = ws[j-1], ws[j]
+		}
+	}
+	best := ws[0]
+	for _, w := range ws[:min(len(ws), closestRefine)] {
+		for ds := -1; ds <= 1; ds++ {
+			for _, k := range [...]int{m, m - 1, m + 1} {
+				k = max(1, min(k, n))
+				s := w.start + ds
+				if s < 0 || s+k > n || (ds == 0 && k == w.k) {
+					continue
+				}
+				c := closestWindow{start: s, k: k, sim: sc.similarity(text, s, k)}
+				if closestBetter(c, best, m) {
+					best = c
+				}
+			}
+		}
+	}
+	return best
+}
+
+// closestBetter orders windows: more similar, then earlier, then the one
+// with SEARCH's height, then the shorter.
+func closestBetter(a, b closestWindow, m int) bool {
+	if a.sim != b.sim {
+		return a.sim > b.sim
+	}
+	if a.start != b.start {
+		return a.start < b.start
+	}
+	if (a.k == m) != (b.k == m) {
+		return a.k == m
+	}
+	return a.k < b.k
+}
+
+// line returns file line j without its line break.
+func (sc *closestScratch) line(text string, j int) string {
+	l := text[sc.off[j]:sc.off[j+1]]
+	if l != "" && l[len(l)-1] == '\n' {
+		l = l[:len(l)-1]
+	}
+	return l
+}
+
+// similarity scores SEARCH against file lines start..start+k-1 with a
+// banded alignment of lines (see the comment at the top of the file).
+func (sc *closestScratch) similarity(text string, start, k int) float64 {
+	S := sc.search
+	m := len(S)
+	sc.win = sc.win[:0]
+	var wsum float64
+	for j := 0; j < k; j++ {
+		l := closestSplit(sc.line(text, start+j))
+		sc.win = append(sc.win, l)
+		wsum += l.w
+	}
+	W := sc.win
+	band := max(m-k, k-m) + 1
+	sc.prev = closestGrow(sc.prev, k+1)
+	sc.cur = closestGrow(sc.cur, k+1)
+	prev, cur := sc.prev, sc.cur
+	const inf = 1e300
+
+	// Row 0: window lines left unpaired.
+	prev[0] = 0
+	for j := 1; j <= k; j++ {
+		prev[j] = inf
+		if j <= band {
+			prev[j] = prev[j-1] + W[j-1].w
+		}
+	}
+	for i := 1; i <= m; i++ {
+		lo, hi := max(0, i-band), min(k, i+band)
+		if lo > 0 {
+			cur[lo-1] = inf
+		}
+		if hi < k {
+			cur[hi+1] = inf
+		}
+		for j := lo; j <= hi; j++ {
+			v := prev[j] + S[i-1].w // SEARCH line i unpaired
+			if j > 0 {
+				v = min(v,
+					prev[j-1]+sc.lev.cost(S[i-1], W[j-1]),
+					cur[j-1]+W[j-1].w) // window line j unpaired
+			}
+			cur[j] = v
+		}
+		prev, cur = cur, prev
+	}
+	return 1 - min(1, prev[k]/max(sc.ssum, wsum))
+}
+
+// closestLev computes edit distances without allocating for lines of up to
+// 64 bytes. There is no edit distance in the standard library or in our
+// dependencies, and the bit-parallel algorithm makes scoring a pair of lines
+// cost about as much as reading them, so it is written here.
+type closestLev struct {
+	peq [256]uint64
+	row []int
+}
+
+// cost is the price of pairing two lines in an alignment.
+func (lv *closestLev) cost(a, b closestLine) float64 {
+	var d float64
+	if a.core != b.core {
+		d = float64(lv.distance(a.core, b.core))
+	}
+	if a.lead != b.lead || a.trail != b.trail {
+		d += closestWSPenalty
+	}
+	return d
+}
+
+// distance is the Levenshtein distance of a and b, counted in bytes (a
+// changed multi-byte character costs a little more than one edit, which is
+// fine for ranking near misses).
+func (lv *closestLev) distance(a, b string) int {
+	for a != "" && b != "" && a[0] == b[0] {
+		a, b = a[1:], b[1:]
+	}
+	for a != "" && b != "" && a[len(a)-1] == b[len(b)-1] {
+		a, b = a[:len(a)-1], b[:len(b)-1]
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	switch {
+	case a == "":
+		return len(b)
+	case len(a) <= 64:
+		return lv.myers(a, b)
+	case len(a)*len(b) > closestMaxCells:
+		// Two long, different stretches (minified code): too costly to
+		// measure exactly, and far apart in any case. The upper bound
+		// keeps them from looking similar.
+		return len(b)
+	}
+	return lv.dp(a, b)
+}
+
+// myers is Myers' bit-parallel edit distance in Hyyrö's formulation, for a
+// pattern a of at most 64 bytes.
+func (lv *closestLev) myers(a, b string) int {
+	for i := 0; i < len(a); i++ {
+		lv.peq[a[i]] |= 1 << i
+	}
+	last := uint64(1) << (len(a) - 1)
+	pv, mv := ^uint64(0), uint64(0)
+	score := len(a)
+	for i := 0; i < len(b); i++ {
+		eq := lv.peq[b[i]]
+		xv := eq | mv
+		xh := ((eq & pv) + pv) ^ pv | eq
+		ph := mv | ^(xh | pv)
+		mh := pv & xh
+		if ph&last != 0 {
+			score++
+		} else if mh&last != 0 {
+			score--
+		}
+		ph = ph<<1 | 1
+		mh <<= 1
+		pv = mh | ^(xv | ph)
+		mv = ph & xv
+	}
+	for i := 0; i < len(a); i++ {
+		lv.peq[a[i]] = 0
+	}
+	return score
+}
+
+// dp is the textbook two-row edit distance, for long lines.
+func (lv *closestLev) dp(a, b string) int {
+	lv.row = closestGrow(lv.row, len(a)+1)
+	row := lv.row
+	for i := range row {
+		row[i] = i
+	}
+	for j := 1; j <= len(b); j++ {
+		diag := row[0]
+		row[0] = j
+		for i := 1; i <= len(a); i++ {
+			up := row[i]
+			v := diag
+			if a[i-1] != b[j-1] {
+				v = 1 + min(diag, up, row[i-1])
+			}
+			row[i] = v
+			diag = up
+		}
+	}
+	return row[len(a)]
+}

@@ -1,0 +1,198 @@
+package commit
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// ErrInsideGit reports a path that resolves into a .git folder. core.CleanPath
+// refuses such paths as written; this catches the ones that only get there
+// through a symbolic link.
+var ErrInsideGit = errors.New("path is inside a .git folder")
+
+// Disk is the workspace on disk, as the CLI's engine reads it.
+type Disk struct {
+	// Root is absolute, clean and free of symbolic links (NewDisk makes it
+	// so): every containment check compares resolved paths against it, and
+	// /tmp or a home folder may itself be a link.
+	Root string
+}
+
+var _ core.FS = (*Disk)(nil)
+
+// NewDisk opens the workspace rooted at root.
+func NewDisk(root string) (*Disk, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root %s: %w", root, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root: %w", err)
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return nil, fmt.Errorf("workspace root: %w", err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("workspace root %s is not a folder", root)
+	}
+	return &Disk{Root: filepath.Clean(real)}, nil
+}
+
+// ReadFile returns the content of the regular file name (a clean slash path
+// relative to the root), following symbolic links that stay inside the root.
+func (d *Disk) ReadFile(name string) ([]byte, error) {
+	real, err := d.RealPath(name)
+	if err != nil {
+		return nil, err
+	}
+	data, err := readRegular(d.abs(real))
+	if err != nil {
+		return nil, relabel(err, name)
+	}
+	return data, nil
+}
+
+// RealPath resolves symbolic links in name and returns the real path,
+// slash-separated and relative to the root. Missing trailing parts (a file
+// or folders a commit will create) resolve through their deepest existing
+// parent.
+func (d *Disk) RealPath(name string) (string, error) {
+	local := filepath.FromSlash(name)
+	if !filepath.IsLocal(local) {
+		return "", fmt.Errorf("%s: %w", name, core.ErrOutsideRoot)
+	}
+	real, err := resolve(filepath.Join(d.Root, local), 0)
+	if err != nil {
+		return "", relabel(err, name)
+	}
+	rel, err := filepath.Rel(d.Root, real)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("%s resolves to %s, outside the workspace %s: %w", name, real, d.Root, core.ErrOutsideRoot)
+	}
+	if rel == "." {
+		return "", fmt.Errorf("%s resolves to the workspace root itself: %w", name, core.ErrNotRegular)
+	}
+	slash := filepath.ToSlash(rel)
+	if insideGit(slash) {
+		return "", fmt.Errorf("%s resolves to %s; fsrb never edits git's internals: %w", name, slash, ErrInsideGit)
+	}
+	return slash, nil
+}
+
+func (d *Disk) abs(rel string) string { return filepath.Join(d.Root, filepath.FromSlash(rel)) }
+
+// maxLinks bounds link chains as the kernel does (Linux's MAXSYMLINKS).
+const maxLinks = 40
+
+// resolve is filepath.EvalSymlinks for paths that may not exist yet. A
+// dangling link is followed by hand: writing "through" it creates its
+// target, so that target is what must stay inside the root.
+func resolve(abs string, hops int) (string, error) {
+	if hops > maxLinks {
+		return "", &fs.PathError{Op: "resolve", Path: abs, Err: syscall.ELOOP}
+	}
+	existing := abs
+	var missing []string // innermost first
+	for {
+		_, err := os.Lstat(existing)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return "", err
+		}
+		parent := filepath.Dir(existing)
+		if parent == existing {
+			return "", err
+		}
+		missing = append(missing, filepath.Base(existing))
+		existing = parent
+	}
+	for i, j := 0, len(missing)-1; i < j; i, j = i+1, j-1 {
+		missing[i], missing[j] = missing[j], missing[i]
+	}
+	rest := filepath.Join(missing...)
+
+	real, err := filepath.EvalSymlinks(existing)
+	if errors.Is(err, fs.ErrNotExist) {
+		// Lstat found existing, so every folder above it resolves: only its
+		// last element can be a dangling link.
+		target, lerr := os.Readlink(existing)
+		if lerr != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			parent, perr := filepath.EvalSymlinks(filepath.Dir(existing))
+			if perr != nil {
+				return "", perr
+			}
+			target = filepath.Join(parent, target)
+		}
+		return resolve(filepath.Join(target, rest), hops+1)
+	}
+	if err != nil {
+		return "", err
+	}
+	if rest == "" {
+		return real, nil
+	}
+	if fi, err := os.Stat(real); err != nil {
+		return "", err
+	} else if !fi.IsDir() {
+		return "", fmt.Errorf("%s is a file, not a folder: %w", real, core.ErrNotRegular)
+	}
+	return filepath.Join(real, rest), nil
+}
+
+// readRegular reads full only if it is a regular file. Lstat comes first
+// because opening a fifo would block forever; the flags and the Stat of the
+// open file cover a swap between the two.
+func readRegular(full string) ([]byte, error) {
+	fi, err := os.Lstat(full)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: full, Err: core.ErrNotRegular}
+	}
+	f, err := os.OpenFile(full, readFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "read", Path: full, Err: core.ErrNotRegular}
+	}
+	return io.ReadAll(f)
+}
+
+// relabel names errors after the path the caller gave, not the absolute
+// one, since users see these messages.
+func relabel(err error, name string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return &fs.PathError{Op: pe.Op, Path: name, Err: pe.Err}
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+func insideGit(slash string) bool {
+	for _, part := range strings.Split(slash, "/") {
+		if strings.EqualFold(part, ".git") {
+			return true
+		}
+	}
+	return false
+}

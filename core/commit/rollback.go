@@ -1,0 +1,189 @@
+package commit
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"syscall"
+)
+
+// rollbackReport tells what a rollback did, in workspace paths.
+type rollbackReport struct {
+	Restored    []string // put back to their old content
+	Removed     []string // created by the transaction, removed
+	Kept        []string // changed by someone else since; left as they are
+	RemovedDirs []string
+}
+
+// rollback returns the files of m to their old state. It decides from what
+// each file holds now, not from how far the transaction got, so the same
+// code serves a failed commit, a crash found later by Recover, and a
+// recovery that was itself interrupted (running it twice is harmless).
+//
+// A file holding neither the old nor the new content was changed by
+// someone after the crash; overwriting it would lose that work, so it is
+// kept and reported, with its old content still in the journal.
+func rollback(disk *Disk, m *manifest, dir string) (rollbackReport, error) {
+	var rep rollbackReport
+	var errs []error
+	dirModes := map[string]fs.FileMode{}
+	for _, d := range m.Prunable {
+		dirModes[d.Path] = d.Mode
+	}
+	touched := map[string]bool{}
+	for i := len(m.Files) - 1; i >= 0; i-- {
+		f := m.Files[i]
+		did, err := rollbackFile(disk, f, dir, dirModes)
+		if errors.Is(err, errCrash) {
+			return rep, err
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		switch did {
+		case "restored":
+			rep.Restored = append(rep.Restored, f.Path)
+		case "removed":
+			rep.Removed = append(rep.Removed, f.Path)
+		case "kept":
+			rep.Kept = append(rep.Kept, f.Path)
+		}
+		touched[path.Dir(f.Path)] = true
+	}
+	// Folders the transaction created go if they are empty again; a
+	// folder someone put a file into meanwhile stays.
+	for i := len(m.Created) - 1; i >= 0; i-- {
+		d := m.Created[i].Path
+		if empty, err := isEmptyDir(disk.abs(d)); err != nil || !empty {
+			continue
+		}
+		if err := do("rollback-rmdir", d, func() error { return os.Remove(disk.abs(d)) }); err != nil {
+			if errors.Is(err, errCrash) {
+				return rep, err
+			}
+			errs = append(errs, err)
+			continue
+		}
+		rep.RemovedDirs = append(rep.RemovedDirs, d)
+		touched[path.Dir(d)] = true
+	}
+	for _, d := range sortedKeys(touched) {
+		if _, err := os.Lstat(disk.abs(d)); err != nil {
+			continue
+		}
+		if err := do("rollback-fsync-dir", d, func() error { return syncDir(disk.abs(d)) }); err != nil {
+			if errors.Is(err, errCrash) {
+				return rep, err
+			}
+			errs = append(errs, err)
+		}
+	}
+	return rep, errors.Join(errs...)
+}
+
+// rollbackFile puts one file back and says what it did: "restored",
+// "removed", "kept" or "" (already old).
+func rollbackFile(disk *Disk, f fileEntry, dir string, dirModes map[string]fs.FileMode) (string, error) {
+	full := disk.abs(f.Path)
+	for _, tmp := range []string{f.Temp, f.RestoreTemp} {
+		if tmp == "" {
+			continue
+		}
+		err := os.Remove(filepath.Join(filepath.Dir(full), tmp))
+		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return "", fmt.Errorf("remove temporary file of %s: %w", f.Path, err)
+		}
+	}
+	// A journaled path that now leads through a link was changed by
+	// someone else; writing through it could write outside the root.
+	if real, err := disk.RealPath(f.Path); err != nil || real != f.Path {
+		return "kept", nil
+	}
+	now, err := inspect(full)
+	if err != nil {
+		return "", err
+	}
+	isNew := now.regular && f.NewHash != "" && hash(now.data) == f.NewHash
+	switch {
+	case f.Existed && now.regular && hash(now.data) == f.OldHash:
+		return "", nil
+	case f.Existed && (!now.exists || isNew):
+		old, err := readBackup(dir, f)
+		if err != nil {
+			return "", err
+		}
+		if err := makeParents(disk, f.Path, dirModes); err != nil {
+			return "", err
+		}
+		if err := writeTemp(disk, f.Path, f.RestoreTemp, old, f.Mode, "rollback-write", "rollback-fsync"); err != nil {
+			return "", err
+		}
+		tmp := filepath.Join(filepath.Dir(full), f.RestoreTemp)
+		if err := do("rollback-rename", f.Path, func() error { return os.Rename(tmp, full) }); err != nil {
+			return "", err
+		}
+		return "restored", nil
+	case !f.Existed && !now.exists:
+		return "", nil
+	case !f.Existed && isNew:
+		if err := do("rollback-remove", f.Path, func() error { return os.Remove(full) }); err != nil {
+			return "", err
+		}
+		return "removed", nil
+	}
+	return "kept", nil
+}
+
+// makeParents recreates the folders above p that a deletion pruned, with
+// their recorded modes.
+func makeParents(disk *Disk, p string, modes map[string]fs.FileMode) error {
+	var missing []string
+	for dir := path.Dir(p); dir != "."; dir = path.Dir(dir) {
+		if _, err := os.Lstat(disk.abs(dir)); err == nil {
+			break
+		}
+		missing = append(missing, dir)
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		d, full := missing[i], disk.abs(missing[i])
+		if err := do("rollback-mkdir", d, func() error { return mkdirMode(full, modes[d]) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// onDisk is what a path holds now.
+type onDisk struct {
+	exists  bool
+	regular bool
+	data    []byte
+	mode    fs.FileMode
+}
+
+func inspect(full string) (onDisk, error) {
+	fi, err := os.Lstat(full)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return onDisk{}, nil
+	}
+	if err != nil {
+		return onDisk{}, err
+	}
+	if !fi.Mode().IsRegular() {
+		return onDisk{exists: true}, nil
+	}
+	data, err := readRegular(full)
+	if err != nil {
+		return onDisk{}, err
+	}
+	return onDisk{exists: true, regular: true, data: data, mode: fileMode(fi)}, nil
+}
+
+// fileMode is the part of a file's mode that a rewrite must keep.
+func fileMode(fi fs.FileInfo) fs.FileMode {
+	return fi.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)
+}

@@ -1,0 +1,195 @@
+package core
+
+import (
+	"strings"
+)
+
+// marker is the kind of a delimiter line of dialects 1-4.
+type marker int
+
+const (
+	markNone marker = iota
+	markSearch
+	markDivider
+	markReplace
+	markNewFileOpen
+	markNewFileClose
+)
+
+// runOf returns how many times c repeats at the start of s.
+func runOf(s string, c byte) int {
+	n := 0
+	for n < len(s) && s[n] == c {
+		n++
+	}
+	return n
+}
+
+// markerOf recognizes a delimiter line after trimming (DESIGN.md "Rules for
+// 1-5"): 5 to 9 marker characters, then the keyword. Written by hand because
+// it runs on every line of every patch on every keystroke in the editor, and
+// a regexp would cost several times more.
+func markerOf(raw string) marker {
+	s := strings.TrimSpace(raw)
+	if len(s) < 5 {
+		return markNone
+	}
+	c := s[0]
+	if c != '<' && c != '=' && c != '>' {
+		return markNone
+	}
+	n := runOf(s, c)
+	if n < 5 || n > 9 {
+		return markNone
+	}
+	rest := strings.TrimSpace(s[n:])
+	switch c {
+	case '=':
+		if rest == "" {
+			return markDivider
+		}
+	case '<':
+		switch rest {
+		case "SEARCH", "SEARCH>":
+			return markSearch
+		case "NEW_FILE":
+			return markNewFileOpen
+		}
+	case '>':
+		switch rest {
+		case "REPLACE":
+			return markReplace
+		case "NEW_FILE":
+			return markNewFileClose
+		}
+	}
+	return markNone
+}
+
+// unescapeBody removes one backslash from a body line that is a backslash
+// followed by a delimiter line: "\=======" is the literal "=======",
+// "\\=======" is "\=======" (DESIGN.md "Fine print").
+func unescapeBody(raw string) string {
+	t := strings.TrimSpace(raw)
+	if !strings.HasPrefix(t, `\`) || markerOf(strings.TrimLeft(t, `\`)) == markNone {
+		return raw
+	}
+	i := strings.IndexByte(raw, '\\')
+	return raw[:i] + raw[i+1:]
+}
+
+// fence describes a fence line outside bodies: a backtick fence of any
+// length with an optional language, or one of aider's HTML-like fences.
+type fence struct {
+	open  bool   // an opening fence (a backtick fence opens or closes by context)
+	close bool   // a closing tag or a bare backtick fence
+	ticks int    // backtick count, 0 for tag fences
+	lang  string // the info string or the language after the tag
+}
+
+var tagFences = []string{"source", "code", "pre", "codeblock", "sourcecode"}
+
+// fenceOf recognizes a fence line, or returns ok=false.
+func fenceOf(raw string) (f fence, ok bool) {
+	s := strings.TrimSpace(raw)
+	if n := runOf(s, '`'); n >= 3 {
+		info := strings.TrimSpace(s[n:])
+		if strings.ContainsRune(info, '`') {
+			return fence{}, false
+		}
+		return fence{open: true, close: info == "", ticks: n, lang: info}, true
+	}
+	if len(s) < 3 || s[0] != '<' {
+		return fence{}, false
+	}
+	for _, tag := range tagFences {
+		if strings.HasPrefix(s, "</"+tag+">") && len(s) == len(tag)+3 {
+			return fence{close: true}, true
+		}
+		if strings.HasPrefix(s, "<"+tag+">") {
+			lang := strings.TrimSpace(s[len(tag)+2:])
+			if strings.ContainsAny(lang, " <>") {
+				return fence{}, false
+			}
+			return fence{open: true, lang: lang}, true
+		}
+	}
+	return fence{}, false
+}
+
+// shellLangs are fence languages of command blocks in chat answers: listed,
+// never run (DESIGN.md dialect 4).
+var shellLangs = map[string]bool{
+	"bash": true, "sh": true, "shell": true, "zsh": true, "fish": true,
+	"console": true, "terminal": true, "shell-session": true, "shellsession": true,
+	"powershell": true, "pwsh": true, "ps1": true, "ps": true, "bat": true, "cmd": true, "batch": true,
+}
+
+// headerPath strips a candidate header line of markdown and reports the path
+// it names. A header (DESIGN.md "Fine print") is a line that, stripped, has
+// no whitespace and contains "/" or ".", or carries a File:/Filename:
+// prefix, or names a file that exists in the root.
+func headerPath(raw string, exists func(string) bool) (path string, ok bool) {
+	s := strings.TrimSpace(raw)
+	if s == "" || markerOf(s) != markNone {
+		return "", false
+	}
+	if _, isFence := fenceOf(s); isFence {
+		return "", false
+	}
+	prefixed := false
+	for {
+		before := s
+		s = strings.TrimLeft(s, "#")
+		s = strings.TrimSpace(s)
+		s = trimPair(s, "**", true)
+		s = trimPair(s, "__", false)
+		s = trimPair(s, "`", true)
+		s = trimPair(s, `"`, true)
+		s = trimPair(s, "'", true)
+		s = trimPair(s, "*", true)
+		for _, p := range []string{"file:", "filename:", "filepath:", "path:"} {
+			if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+				s = strings.TrimSpace(s[len(p):])
+				prefixed = true
+			}
+		}
+		s = strings.TrimSuffix(s, ":")
+		s = strings.TrimSpace(s)
+		if s == before {
+			break
+		}
+	}
+	s = strings.TrimPrefix(s, "./")
+	if s == "" || strings.HasPrefix(s, "<") || strings.HasSuffix(s, "/") {
+		return "", false
+	}
+	hasSpace := strings.ContainsAny(s, " \t")
+	switch {
+	case prefixed:
+		return s, true
+	case hasSpace:
+		return "", false
+	case strings.ContainsAny(s, "/."):
+		return s, true
+	case exists != nil && exists(s):
+		return s, true
+	}
+	return "", false
+}
+
+// trimPair removes a wrapper from both ends ("**path**:", "`path`"). Where
+// loose is set, a lone wrapper at either end goes too; underscores need a
+// pair, or "__init__.py" would lose its own.
+func trimPair(s, w string, loose bool) string {
+	inner := strings.TrimSuffix(s, ":")
+	switch {
+	case len(inner) > 2*len(w) && strings.HasPrefix(inner, w) && strings.HasSuffix(inner, w):
+		return strings.TrimSpace(inner[len(w) : len(inner)-len(w)])
+	case loose && strings.HasPrefix(s, w):
+		return strings.TrimSpace(s[len(w):])
+	case loose && strings.HasSuffix(inner, w):
+		return strings.TrimSpace(inner[:len(inner)-len(w)])
+	}
+	return s
+}

@@ -1,0 +1,330 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ParseOptions tunes parsing.
+type ParseOptions struct {
+	// Exists reports whether a file of that name exists in the root. It lets
+	// a bare name such as "Makefile" count as a header. May be nil.
+	Exists func(path string) bool
+}
+
+// Parse reads every block of a patch in dialects 1-4 of DESIGN.md: fsrb /
+// aider "diff", aider "diff-fenced", Pyxis NEW_FILE blocks, and whole
+// Markdown chat answers around them. It never fails: what is wrong with the
+// text comes back as positioned problems in Patch.Problems.
+func Parse(text string, opt ParseOptions) *Patch {
+	p := &parser{text: text, lines: splitLines(text), opt: opt, patch: &Patch{Text: text}}
+	p.run()
+	if len(p.patch.Blocks) == 0 && !p.patch.Problems.HasErrors() {
+		p.patch.Problems = append(p.patch.Problems, Problem{
+			Kind:    KindNoBlocks,
+			Message: "the patch holds no SEARCH/REPLACE block",
+			Hint:    "write blocks as a file path line, then <<<<<<< SEARCH, the text to find, =======, the new text, and >>>>>>> REPLACE",
+			Span:    Span{0, len(text)},
+		})
+	}
+	p.patch.Problems.Sort()
+	return p.patch
+}
+
+type parser struct {
+	text  string
+	lines []line
+	opt   ParseOptions
+	patch *Patch
+	floor int // first line a header may come from: just after the previous block
+}
+
+func (p *parser) run() {
+	for i := 0; i < len(p.lines); {
+		l := p.lines[i]
+		switch markerOf(l.text) {
+		case markSearch, markNewFileOpen:
+			next := p.block(i)
+			p.floor = next
+			if p.patch.Blocks[len(p.patch.Blocks)-1].Incomplete {
+				// A block cut short by the next one may have swallowed that
+				// one's header line: let the next block look back into it.
+				p.floor = i + 1
+			}
+			i = next
+			continue
+		case markReplace, markNewFileClose:
+			p.problem(Problem{
+				Kind:    KindMalformed,
+				Message: fmt.Sprintf("line %d: a %q marker stands outside any block", i+1, strings.TrimSpace(l.text)),
+				Hint:    `if it is text of a SEARCH or REPLACE body, escape it with a backslash ("\` + strings.TrimSpace(l.text) + `"); otherwise add the <<<<<<< SEARCH part before it`,
+				Span:    Span{l.start, l.end},
+			})
+		}
+		if next, ok := p.shell(i); ok {
+			i = next
+			continue
+		}
+		i++
+	}
+}
+
+// shell records a fenced shell command block that starts at line i, if it
+// is one: a shell-language fence whose body holds no delimiter line.
+func (p *parser) shell(i int) (next int, ok bool) {
+	open, isFence := fenceOf(p.lines[i].text)
+	if !isFence || !open.open || open.close || !shellLangs[strings.ToLower(open.lang)] {
+		return 0, false
+	}
+	for j := i + 1; j < len(p.lines); j++ {
+		if markerOf(p.lines[j].text) != markNone {
+			return 0, false // an edit block fenced as ```bash: not a command block
+		}
+		f, isFence := fenceOf(p.lines[j].text)
+		if !isFence || !f.close || (open.ticks > 0) != (f.ticks > 0) || f.ticks < open.ticks {
+			continue
+		}
+		body := Span{p.lines[i].next, p.lines[j].start}
+		if body.Start > body.End {
+			body.Start = body.End
+		}
+		p.patch.Shell = append(p.patch.Shell, ShellBlock{
+			Lang: open.lang,
+			Text: normalizeLF(p.text[body.Start:body.End]),
+			Span: Span{p.lines[i].start, p.lines[j].end},
+			Body: body,
+		})
+		return j + 1, true
+	}
+	return 0, false
+}
+
+// block parses the block whose opening marker is line i and returns the
+// index of the first line after it.
+func (p *parser) block(i int) int {
+	open := p.lines[i]
+	b := Block{
+		Number:       len(p.patch.Blocks) + 1,
+		Op:           OpModify,
+		Dialect:      DialectSearchReplace,
+		SearchMarker: Span{open.start, open.end},
+	}
+	p.header(&b, i)
+
+	var next int
+	var broken bool
+	if markerOf(open.text) == markNewFileOpen {
+		next, broken = p.newFile(&b, i)
+	} else {
+		next, broken = p.searchReplace(&b, i)
+	}
+	b.Span.End = max(b.Span.End, b.ReplaceMarker.End)
+	if b.ReplaceMarker.Empty() {
+		b.Span.End = p.lines[next-1].end
+	}
+	if !broken && b.Op == OpCreate && b.Replace == "" {
+		p.problem(Problem{
+			Kind: KindEmptyBlock, Block: b.Number, Path: b.Path, Span: b.Span,
+			Message: "the SEARCH and REPLACE texts are both empty, so the block would do nothing",
+			Hint:    "put the text to change in SEARCH, or the content of the new file in REPLACE",
+		})
+	}
+	p.patch.Blocks = append(p.patch.Blocks, b)
+	return next
+}
+
+// header finds the block's path: the nearest line above its marker, past
+// blank, comment and fence lines, that is a path; without one, the previous
+// block's path (aider's rule, noted), or an error for the first block.
+func (p *parser) header(b *Block, i int) {
+	b.Span.Start = p.lines[i].start
+	sawFence := false
+	for j := i - 1; j >= p.floor; j-- {
+		l := p.lines[j]
+		if isBlank(l.text) {
+			continue
+		}
+		if _, ok := fenceOf(l.text); ok {
+			sawFence = true
+			continue
+		}
+		if path, ok := headerPath(l.text, p.opt.Exists); ok {
+			b.Path = path
+			b.Header = Span{l.start, l.end}
+			b.PathSpan = b.Header
+			if k := strings.LastIndex(l.text, path); k >= 0 {
+				b.PathSpan = Span{l.start + k, l.start + k + len(path)}
+			}
+			b.Span.Start = l.start
+			if !sawFence && p.fenceAbove(j) {
+				b.Dialect = DialectFenced
+			}
+			return
+		}
+		if strings.HasPrefix(strings.TrimSpace(l.text), "#") {
+			continue
+		}
+		break
+	}
+	prev := len(p.patch.Blocks) - 1
+	for prev >= 0 && p.patch.Blocks[prev].Path == "" {
+		prev--
+	}
+	marker := Span{p.lines[i].start, p.lines[i].end}
+	if prev < 0 {
+		p.problem(Problem{
+			Kind: KindNoPath, Block: b.Number, Span: marker,
+			Message: "the block has no file path above its SEARCH marker",
+			Hint:    "write the path of the file to edit on the line before the block (for example src/app.py)",
+		})
+		return
+	}
+	from := p.patch.Blocks[prev]
+	b.Path = from.Path
+	b.InheritedFrom = from.Number
+	p.problem(Problem{
+		Kind: KindInheritedPath, Severity: SeverityInfo, Block: b.Number, Path: from.Path, Span: marker,
+		Message: fmt.Sprintf("block #%d has no file path; using %s like block #%d", b.Number, from.Path, from.Number),
+		Hint:    fmt.Sprintf("write %s on the line before the block to make this explicit", from.Path),
+	})
+}
+
+// fenceAbove reports whether the nearest non-blank line above line j is a
+// fence: aider's diff-fenced dialect puts the path inside the fence.
+func (p *parser) fenceAbove(j int) bool {
+	for k := j - 1; k >= p.floor; k-- {
+		if isBlank(p.lines[k].text) {
+			continue
+		}
+		f, ok := fenceOf(p.lines[k].text)
+		return ok && f.open
+	}
+	return false
+}
+
+// searchReplace reads "<<<<<<< SEARCH … ======= … >>>>>>> REPLACE" from line i.
+func (p *parser) searchReplace(b *Block, i int) (next int, broken bool) {
+	search, j := p.body(i + 1)
+	b.SearchBody = p.bodySpan(i+1, j)
+	if j == len(p.lines) || markerOf(p.lines[j].text) != markDivider {
+		if j < len(p.lines) && markerOf(p.lines[j].text) == markReplace {
+			p.problem(Problem{
+				Kind: KindMalformed, Block: b.Number, Path: b.Path, Span: Span{p.lines[j].start, p.lines[j].end},
+				Message: fmt.Sprintf("line %d: the >>>>>>> REPLACE marker comes before any ======= divider", j+1),
+				Hint:    "add a ======= line between the SEARCH text and the REPLACE text",
+			})
+			b.ReplaceMarker = Span{p.lines[j].start, p.lines[j].end}
+			return j + 1, true
+		}
+		p.incomplete(b, i, j, "it has no ======= divider after its SEARCH text", "add =======, the new text and >>>>>>> REPLACE")
+		return j, true
+	}
+	b.Divider = Span{p.lines[j].start, p.lines[j].end}
+	var replace strings.Builder
+	k := j + 1
+	for {
+		var part string
+		part, k = p.body(k)
+		replace.WriteString(part)
+		if k < len(p.lines) && markerOf(p.lines[k].text) == markDivider {
+			p.problem(Problem{
+				Kind: KindMalformed, Block: b.Number, Path: b.Path, Span: Span{p.lines[k].start, p.lines[k].end},
+				Message: fmt.Sprintf("line %d: a second ======= divider inside the block", k+1),
+				Hint:    `if the line is text of the file, escape it as \=======; otherwise close the block with >>>>>>> REPLACE before it`,
+			})
+			broken = true
+			k++
+			continue
+		}
+		break
+	}
+	b.ReplaceBody = p.bodySpan(j+1, k)
+	if k == len(p.lines) || markerOf(p.lines[k].text) != markReplace {
+		p.incomplete(b, i, k, "it has no >>>>>>> REPLACE marker after its REPLACE text", "end the block with a >>>>>>> REPLACE line")
+		return k, true
+	}
+	b.ReplaceMarker = Span{p.lines[k].start, p.lines[k].end}
+	b.Search, b.Replace = search, replace.String()
+	if isBlank(b.Search) {
+		b.Search = ""
+		b.Op = OpCreate
+	}
+	if isBlank(b.Replace) {
+		b.Replace = ""
+	}
+	return k + 1, broken
+}
+
+// newFile reads "<<<<<<< NEW_FILE … >>>>>>> NEW_FILE" from line i: the whole
+// content of a new file. Only the closing marker ends it.
+func (p *parser) newFile(b *Block, i int) (next int, broken bool) {
+	b.Op, b.Dialect = OpCreate, DialectNewFile
+	var body strings.Builder
+	j := i + 1
+	for ; j < len(p.lines); j++ {
+		if markerOf(p.lines[j].text) == markNewFileClose {
+			break
+		}
+		body.WriteString(unescapeBody(p.lines[j].text))
+		body.WriteByte('\n')
+	}
+	b.ReplaceBody = p.bodySpan(i+1, j)
+	if j == len(p.lines) {
+		p.incomplete(b, i, j, "it has no >>>>>>> NEW_FILE marker after its content", "end the block with a >>>>>>> NEW_FILE line")
+		return j, true
+	}
+	b.ReplaceMarker = Span{p.lines[j].start, p.lines[j].end}
+	b.Replace = body.String()
+	if isBlank(b.Replace) {
+		b.Replace = ""
+	}
+	return j + 1, false
+}
+
+// body collects body lines from line i up to the next delimiter line,
+// resolving escapes, and returns the text (LF, each line ended) and the
+// index of the delimiter line (or len(lines)).
+func (p *parser) body(i int) (string, int) {
+	var b strings.Builder
+	j := i
+	for ; j < len(p.lines); j++ {
+		if markerOf(p.lines[j].text) != markNone {
+			break
+		}
+		b.WriteString(unescapeBody(p.lines[j].text))
+		b.WriteByte('\n')
+	}
+	return b.String(), j
+}
+
+// bodySpan is the span of lines [i, j): empty at the start of line i when
+// there are none.
+func (p *parser) bodySpan(i, j int) Span {
+	if i >= len(p.lines) {
+		return Span{len(p.text), len(p.text)}
+	}
+	if j <= i {
+		return Span{p.lines[i].start, p.lines[i].start}
+	}
+	return Span{p.lines[i].start, p.lines[j-1].next}
+}
+
+// incomplete reports a block cut short. The span runs from its marker to
+// where the next block starts (or the end of the text), so that an editor
+// can tell a model's answer still streaming in (the span reaches the end).
+func (p *parser) incomplete(b *Block, i, j int, why, hint string) {
+	end := len(p.text)
+	if j < len(p.lines) {
+		end = p.lines[j].start
+	}
+	p.problem(Problem{
+		Kind: KindIncomplete, Block: b.Number, Path: b.Path, Span: Span{p.lines[i].start, end},
+		Message: "the block is cut short: " + why,
+		Hint:    hint,
+	})
+	b.Incomplete = true
+}
+
+func (p *parser) problem(pr Problem) {
+	p.patch.Problems = append(p.patch.Problems, pr)
+}

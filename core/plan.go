@@ -1,0 +1,314 @@
+package core
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+)
+
+// Options tunes validation.
+type Options struct {
+	// Root is the absolute workspace root, with forward slashes. An absolute
+	// path in a patch is accepted when it lies inside it.
+	Root string
+	// Fuzzy lets a block with no exact match climb the tolerant ladder.
+	Fuzzy bool
+}
+
+// Status is what became of one block.
+type Status string
+
+const (
+	StatusApplies Status = "applies" // it validates and is part of the plan
+	StatusFailed  Status = "failed"  // a problem stops it; see Plan.Problems
+)
+
+// BlockResult is what validation found for one block.
+type BlockResult struct {
+	Block  int
+	Path   string // the resolved path, relative to the root ("" if it did not resolve)
+	Status Status
+	// Line and EndLine (1-based, inclusive) are where SEARCH matched in the
+	// file as the block saw it (after the blocks before it); for a create,
+	// the lines of the new content. 0 when the block failed.
+	Line, EndLine int
+	Rung          string // "exact", or the fuzzy rung that matched
+}
+
+// Plan is the outcome of validating a patch against a workspace: the new
+// content of every file and every problem found, all in one pass.
+type Plan struct {
+	Patch    *Patch
+	Files    []FileChange  // in the order the patch first names them
+	Blocks   []BlockResult // one per block, in patch order
+	Problems Problems      // parse problems and validation problems, sorted
+}
+
+// OK reports whether the plan can be committed as a whole.
+func (p *Plan) OK() bool { return !p.Problems.HasErrors() }
+
+// BlockCount returns the number of edit blocks that apply.
+func (p *Plan) BlockCount() int {
+	n := 0
+	for _, r := range p.Blocks {
+		if r.Status == StatusApplies {
+			n++
+		}
+	}
+	return n
+}
+
+// target is the running state of one file while its blocks apply in order.
+type target struct {
+	key     string // real path relative to the root
+	display string // the path as first written
+	err     *Problem
+	existed bool
+	orig    []byte
+	exists  bool // at this point of the patch
+	doc     *doc
+	blocks  []int
+	touched bool
+}
+
+// Validate parses nothing: it takes a parsed patch, reads the files it
+// names through fsys, applies every block in order on an in-memory copy, and
+// returns the resulting plan. It never writes. Every block is tried, so
+// every problem of every file is reported at once.
+func Validate(patch *Patch, fsys FS, opt Options) *Plan {
+	plan := &Plan{Patch: patch}
+	plan.Problems = append(plan.Problems, patch.Problems...)
+	broken := map[int]bool{}
+	for _, pr := range patch.Problems {
+		if pr.Severity == SeverityError && pr.Block > 0 {
+			broken[pr.Block] = true
+		}
+	}
+	v := &validator{fsys: fsys, opt: opt, plan: plan, targets: map[string]*target{}}
+	for i := range patch.Blocks {
+		b := &patch.Blocks[i]
+		res := BlockResult{Block: b.Number, Status: StatusFailed}
+		if !broken[b.Number] {
+			v.apply(b, &res)
+		}
+		plan.Blocks = append(plan.Blocks, res)
+	}
+	for _, t := range v.order {
+		if fc, ok := t.change(); ok {
+			plan.Files = append(plan.Files, fc)
+		}
+	}
+	plan.Problems.Sort()
+	return plan
+}
+
+type validator struct {
+	fsys    FS
+	opt     Options
+	plan    *Plan
+	targets map[string]*target // by written path and by real path
+	order   []*target
+}
+
+func (v *validator) fail(b *Block, kind Kind, msg, hint string) *Problem {
+	v.plan.Problems = append(v.plan.Problems, Problem{
+		Kind: kind, Block: b.Number, Path: b.Path, Span: b.Span,
+		Message: msg, Hint: hint, Snippet: firstNonBlankLine(b.Search),
+	})
+	return &v.plan.Problems[len(v.plan.Problems)-1]
+}
+
+// target resolves and loads the file a block names, once per file: two
+// names of one file (a symlink, "a/../b") share one state.
+func (v *validator) target(b *Block) *target {
+	if t, ok := v.targets["written:"+b.Path]; ok {
+		return t
+	}
+	t := v.load(b.Path)
+	if t.err == nil {
+		if same, ok := v.targets["real:"+t.key]; ok {
+			t = same
+		} else {
+			v.targets["real:"+t.key] = t
+			v.order = append(v.order, t)
+		}
+	}
+	v.targets["written:"+b.Path] = t
+	return t
+}
+
+func (v *validator) load(written string) *target {
+	t := &target{display: written}
+	refuse := func(kind Kind, msg, hint string) *target {
+		t.err = &Problem{Kind: kind, Message: msg, Hint: hint}
+		return t
+	}
+	clean, err := CleanPath(v.opt.Root, written)
+	if err != nil {
+		return refuse(pathKind(err), err.Error(), "use a path relative to the workspace root, inside it")
+	}
+	real, err := v.fsys.RealPath(clean)
+	if err != nil {
+		return refuse(pathKind(err), fmt.Sprintf("%s: %v", written, err), "use a path that stays inside the workspace root")
+	}
+	if _, err := CleanPath(v.opt.Root, real); err != nil {
+		return refuse(pathKind(err), fmt.Sprintf("%s resolves to %s: %v", written, real, err), "edit the file under a path inside the workspace")
+	}
+	t.key = real
+	data, err := v.fsys.ReadFile(real)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		t.doc = loadDoc(nil)
+	case errors.Is(err, ErrNotRegular):
+		return refuse(KindBadPath, fmt.Sprintf("%s is not a regular file (a folder, device or socket)", written), "name a regular file")
+	case err != nil:
+		return refuse(pathKind(err), fmt.Sprintf("%s cannot be read: %v", written, err), "check the file's permissions")
+	case bytes.IndexByte(data, 0) >= 0:
+		return refuse(KindBinary, fmt.Sprintf("%s is a binary file (it holds a NUL byte); fsrb edits text files only", written), "edit binary files with another tool")
+	default:
+		t.existed, t.exists, t.orig = true, true, data
+		t.doc = loadDoc(data)
+	}
+	return t
+}
+
+// apply runs one block on its file's running state.
+func (v *validator) apply(b *Block, res *BlockResult) {
+	t := v.target(b)
+	if t.err != nil {
+		p := v.fail(b, t.err.Kind, t.err.Message, t.err.Hint)
+		p.Path = b.Path
+		return
+	}
+	res.Path = t.key
+	d := t.doc
+	if b.Op == OpCreate {
+		if t.exists && !d.empty() {
+			what := "an empty SEARCH creates a file"
+			if b.Dialect == DialectNewFile {
+				what = "a NEW_FILE block creates a file"
+			}
+			v.fail(b, KindFileExists, fmt.Sprintf("%s already exists and is not empty, but %s", b.Path, what),
+				"to change the file, put the text to replace in SEARCH; to replace it whole, delete it first")
+			return
+		}
+		d.setText(b.Replace)
+		t.exists, t.touched = true, true
+		t.blocks = append(t.blocks, b.Number)
+		res.Status, res.Rung = StatusApplies, "create"
+		res.Line, res.EndLine = 1, max(1, strings.Count(b.Replace, "\n"))
+		return
+	}
+	if !t.exists {
+		v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist", b.Path),
+			"check the path; to create the file, leave SEARCH empty and put its content in REPLACE")
+		return
+	}
+	m := v.locate(b, d)
+	if m.problem != nil {
+		return
+	}
+	d.splice(m.start, m.end, m.replace)
+	t.touched = true
+	t.blocks = append(t.blocks, b.Number)
+	res.Status, res.Rung = StatusApplies, m.rung
+	res.Line = d.lineOf(m.start) + 1
+	res.EndLine = res.Line + strings.Count(m.matched, "\n") - 1
+}
+
+// match is where a block's SEARCH sits in its file and what replaces it.
+type match struct {
+	start, end int    // whole lines of doc.text
+	matched    string // the file's text there
+	replace    string // what goes there (re-indented by the fuzzy ladder)
+	rung       string
+	problem    *Problem
+}
+
+// locate finds the one place of a block's SEARCH, or reports why not.
+func (v *validator) locate(b *Block, d *doc) match {
+	occ := occurrences(d.text, b.Search, maxOccurrences)
+	switch {
+	case len(occ) == 1:
+		end := occ[0] + len(b.Search)
+		return match{start: occ[0], end: end, matched: d.text[occ[0]:end], replace: b.Replace, rung: "exact"}
+	case len(occ) > 1:
+		return match{problem: v.ambiguous(b, d, occ)}
+	}
+	return match{problem: v.notFound(b, d)}
+}
+
+func (v *validator) ambiguous(b *Block, d *doc, occ []int) *Problem {
+	lines := make([]string, len(occ))
+	p := v.fail(b, KindAmbiguous, "", "")
+	n := strings.Count(b.Search, "\n")
+	for i, at := range occ {
+		line := d.lineOf(at) + 1
+		lines[i] = fmt.Sprint(line)
+		text := d.text[at : at+len(b.Search)]
+		p.Candidates = append(p.Candidates, Candidate{
+			Line: line, EndLine: line + n - 1, Context: firstNonBlankLine(text), Similarity: 1, Text: text,
+		})
+	}
+	more := ""
+	if len(occ) == maxOccurrences {
+		more = " or more"
+	}
+	p.Message = fmt.Sprintf("SEARCH block matches %d%s places in %s (lines %s); it must match exactly one",
+		len(occ), more, b.Path, strings.Join(lines, ", "))
+	p.Hint = "add lines above or below to SEARCH (and the same to REPLACE) so that it matches only the place you mean"
+	p.Line = p.Candidates[0].Line
+	return p
+}
+
+func (v *validator) notFound(b *Block, d *doc) *Problem {
+	if at := partialLine(d.text, b.Search); at >= 0 {
+		line := d.lineOf(at) + 1
+		p := v.fail(b, KindPartialLine,
+			fmt.Sprintf("SEARCH matches only part of line %d of %s; SEARCH must hold whole lines", line, b.Path),
+			"copy the whole line into SEARCH (and REPLACE), or run with --fuzzy to widen it to whole lines")
+		p.Line = line
+		return p
+	}
+	if b.Replace != "" {
+		if occ := occurrences(d.text, b.Replace, 2); len(occ) == 1 {
+			line := d.lineOf(occ[0]) + 1
+			p := v.fail(b, KindAlreadyApplied,
+				fmt.Sprintf("SEARCH block not found in file content, but its REPLACE text is already there (line %d): the patch was probably applied already", line),
+				"drop this block if the change is already in; otherwise fix SEARCH")
+			p.Line = line
+			return p
+		}
+	}
+	p := v.fail(b, KindNotFound, "SEARCH block not found in file content.",
+		"copy the exact lines from the file into SEARCH (whitespace and all), or run with --fuzzy")
+	if c, ok := Closest(d.text, b.Search); ok {
+		p.Candidates = []Candidate{c}
+		p.Line = c.Line
+	}
+	return p
+}
+
+// change turns the running state of a file into what the commit writes.
+func (t *target) change() (FileChange, bool) {
+	if !t.touched {
+		return FileChange{}, false
+	}
+	fc := FileChange{Path: t.key, Display: t.display, Existed: t.existed, Old: t.orig, Blocks: t.blocks}
+	switch {
+	case t.doc.empty() && t.existed && len(t.orig) > 0:
+		fc.Action = ActionDelete
+	case t.doc.empty() && !t.existed:
+		return FileChange{}, false // created and emptied again: nothing to do
+	case !t.existed:
+		fc.Action, fc.New = ActionCreate, t.doc.bytes()
+	default:
+		fc.Action, fc.New = ActionModify, t.doc.bytes()
+	}
+	if fc.Existed && fc.Old == nil {
+		fc.Old = []byte{}
+	}
+	return fc, true
+}

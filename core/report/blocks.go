@@ -1,0 +1,79 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+type jsonBlock struct {
+	Number    int    `json:"number"`
+	Path      string `json:"path"`
+	Op        string `json:"op"`
+	Search    string `json:"search"`
+	Replace   string `json:"replace"`
+	StartLine int    `json:"start_line"`
+	EndLine   int    `json:"end_line"`
+	Dialect   string `json:"dialect"`
+}
+
+// Blocks lists what a patch holds (--blocks): every edit block with its
+// number, file, operation and lines in the patch, then the shell command
+// blocks (never run), then the problems of the text. Shell blocks carry
+// number 0: block numbers count edit blocks only, as in every error.
+func Blocks(w io.Writer, patch *core.Patch, asJSON bool) error {
+	m := core.NewMapper(patch.Text)
+	lines := func(s core.Span) (int, int) {
+		end := s.End
+		if end > s.Start {
+			end--
+		}
+		return m.Position(s.Start).Line + 1, m.Position(end).Line + 1
+	}
+	var out []jsonBlock
+	for _, b := range patch.Blocks {
+		start, end := lines(b.Span)
+		out = append(out, jsonBlock{Number: b.Number, Path: b.Path, Op: string(b.Op), Search: b.Search,
+			Replace: b.Replace, StartLine: start, EndLine: end, Dialect: string(b.Dialect)})
+	}
+	for _, s := range patch.Shell {
+		start, end := lines(s.Span)
+		out = append(out, jsonBlock{Op: string(core.OpShell), Replace: s.Text, StartLine: start, EndLine: end, Dialect: s.Lang})
+	}
+	if asJSON {
+		probs := []jsonProblem{}
+		for _, pr := range patch.Problems {
+			probs = append(probs, Problem(pr))
+		}
+		if out == nil {
+			out = []jsonBlock{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Blocks   []jsonBlock   `json:"blocks"`
+			Problems []jsonProblem `json:"problems"`
+		}{out, probs})
+	}
+	for _, b := range out {
+		switch b.Op {
+		case string(core.OpShell):
+			fmt.Fprintf(w, "  -  shell    (%s) lines %d-%d, not run: %s\n", b.Dialect, b.StartLine, b.EndLine, firstLine(b.Replace))
+		default:
+			fmt.Fprintf(w, "#%-3d %-7s %s  lines %d-%d\n", b.Number, b.Op, b.Path, b.StartLine, b.EndLine)
+		}
+	}
+	fmt.Fprintf(w, "\n%s, %s.\n", Plural(len(patch.Blocks), "edit block"), Plural(len(patch.Shell), "shell block"))
+	for _, pr := range patch.Problems {
+		fmt.Fprintf(w, "%s: %s\n", pr.Severity, pr.Error())
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(strings.TrimSpace(s), "\n")
+	return s
+}

@@ -1,0 +1,202 @@
+// Package report renders a validated plan for people (the man page's text)
+// and for programs (--json). It is pure: plan in, text out.
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// Mode is what the run did or would do.
+type Mode int
+
+const (
+	ModeApply   Mode = iota // the plan was committed
+	ModeDryRun              // --dry-run: nothing written
+	ModePartial             // --partial: the blocks that validate were committed
+)
+
+// Outcome is everything a report needs.
+type Outcome struct {
+	Plan    *core.Plan
+	Mode    Mode
+	Written bool // the commit happened (for ModeApply and ModePartial)
+	Color   bool
+}
+
+const (
+	red    = "\x1b[31m"
+	green  = "\x1b[32m"
+	yellow = "\x1b[33m"
+	bold   = "\x1b[1m"
+	reset  = "\x1b[0m"
+)
+
+func (o Outcome) paint(color, s string) string {
+	if !o.Color {
+		return s
+	}
+	return color + s + reset
+}
+
+// Plural writes "1 block", "2 blocks".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// Human writes the man page's output: success lines on stdout, the failure
+// report and notes on stderr.
+func Human(stdout, stderr io.Writer, o Outcome) {
+	p := o.Plan
+	notes(stderr, o)
+	if !p.OK() && o.Mode != ModePartial || o.Mode == ModePartial && !o.Written && p.BlockCount() == 0 {
+		Failure(stderr, o)
+		return
+	}
+	if o.Mode == ModeApply && !o.Written {
+		Failure(stderr, o)
+		return
+	}
+	for _, f := range p.Files {
+		fmt.Fprintln(stdout, fileLine(f, o.Mode == ModeDryRun))
+	}
+	blocks, files := Plural(p.BlockCount(), "block"), Plural(len(p.Files), "file")
+	switch {
+	case o.Mode == ModeDryRun && p.OK():
+		fmt.Fprintf(stdout, "\n%s All %s would apply to %s; nothing was written.\n", o.paint(yellow, "[DRY RUN]"), blocks, files)
+	case o.Mode == ModeDryRun:
+		fmt.Fprintf(stdout, "\n%s %s of %d would apply to %s; nothing was written.\n", o.paint(yellow, "[DRY RUN]"), blocks, len(p.Blocks), files)
+	case p.OK():
+		fmt.Fprintf(stdout, "\n%s All %s applied to %s.\n", o.paint(green, "[SUCCESS]"), blocks, files)
+	default:
+		fmt.Fprintf(stdout, "\n%s Applied %s of %d to %s; skipped %s.\n", o.paint(yellow, "[PARTIAL]"), blocks, len(p.Blocks), files, skipped(p))
+	}
+	if !p.OK() {
+		fmt.Fprintln(stderr)
+		problems(stderr, o)
+	}
+}
+
+func fileLine(f core.FileChange, dry bool) string {
+	switch {
+	case dry && f.Action == core.ActionCreate:
+		return "Would create " + f.Display
+	case dry && f.Action == core.ActionDelete:
+		return "Would delete " + f.Display
+	case dry:
+		return "Would save changes to " + f.Display
+	case f.Action == core.ActionCreate:
+		return "Created " + f.Display
+	case f.Action == core.ActionDelete:
+		return "Deleted " + f.Display
+	}
+	return "Saved changes to " + f.Display
+}
+
+func skipped(p *core.Plan) string {
+	var nums []string
+	for _, r := range p.Blocks {
+		if r.Status != core.StatusApplies {
+			nums = append(nums, fmt.Sprintf("#%d", r.Block))
+		}
+	}
+	word := "blocks "
+	if len(nums) == 1 {
+		word = "block "
+	}
+	return word + strings.Join(nums, ", ")
+}
+
+// Failure writes "[ERROR] Validation failed." and every problem, grouped
+// under the file it belongs to ("Patch:" for the patch itself).
+func Failure(w io.Writer, o Outcome) {
+	fmt.Fprintf(w, "%s Validation failed.\n\n", o.paint(red, "[ERROR]"))
+	problems(w, o)
+	fmt.Fprintln(w, "Nothing was written.")
+}
+
+func problems(w io.Writer, o Outcome) {
+	var order []string
+	byFile := map[string][]core.Problem{}
+	for _, pr := range o.Plan.Problems.Errors() {
+		key := pr.Path
+		if _, ok := byFile[key]; !ok {
+			order = append(order, key)
+		}
+		byFile[key] = append(byFile[key], pr)
+	}
+	m := core.NewMapper(o.Plan.Patch.Text)
+	for _, key := range order {
+		if key == "" {
+			fmt.Fprintln(w, o.paint(bold, "Patch:"))
+		} else {
+			fmt.Fprintln(w, o.paint(bold, "File: "+key))
+		}
+		for _, pr := range byFile[key] {
+			problem(w, m, pr)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+func problem(w io.Writer, m *core.Mapper, pr core.Problem) {
+	if pr.Block > 0 {
+		fmt.Fprintf(w, "  - Block #%d: %s\n", pr.Block, pr.Message)
+	} else {
+		fmt.Fprintf(w, "  - %s\n", pr.Message)
+	}
+	if pr.Snippet != "" {
+		fmt.Fprintf(w, "    Snippet: %q\n", pr.Snippet)
+	}
+	switch pr.Kind {
+	case core.KindMalformed, core.KindIncomplete, core.KindNoPath, core.KindEmptyBlock:
+		// Problems of the patch text: say where in the patch.
+		fmt.Fprintf(w, "    At: line %d of the patch\n", m.Position(pr.Span.Start).Line+1)
+	case core.KindNotFound:
+		for _, c := range pr.Candidates {
+			fmt.Fprintf(w, "    Closest: lines %d-%d, %d%% similar\n", c.Line, c.EndLine, percent(c.Similarity))
+			if c.Diff != "" {
+				for _, l := range strings.Split(strings.TrimRight(c.Diff, "\n"), "\n") {
+					fmt.Fprintf(w, "      %s\n", l)
+				}
+			}
+		}
+	case core.KindAmbiguous:
+		for _, c := range pr.Candidates {
+			fmt.Fprintf(w, "    At line %d: %s\n", c.Line, c.Context)
+		}
+	}
+	if pr.Hint != "" {
+		fmt.Fprintf(w, "    Fix: %s\n", pr.Hint)
+	}
+}
+
+// percent rounds down so that a near miss never shows as "100% similar".
+func percent(f float64) int {
+	n := int(f * 100)
+	if n >= 100 && f < 1 {
+		n = 99
+	}
+	return n
+}
+
+// notes writes warnings and informations (an inherited path, a fuzzy
+// match) to stderr, one line each.
+func notes(w io.Writer, o Outcome) {
+	for _, pr := range o.Plan.Problems {
+		if pr.Severity == core.SeverityError {
+			continue
+		}
+		label := "Note"
+		if pr.Severity == core.SeverityWarning {
+			label = "Warning"
+		}
+		fmt.Fprintf(w, "%s: %s\n", o.paint(yellow, label), pr.Message)
+	}
+}

@@ -1,0 +1,101 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// The --json schema of DESIGN.md "CLI contract", plus "severity", "hint",
+// "snippet" and the candidates' "diff", and "notes" for what is not an error.
+type jsonReport struct {
+	OK      bool          `json:"ok"`
+	DryRun  bool          `json:"dry_run,omitempty"`
+	Partial bool          `json:"partial,omitempty"`
+	Written bool          `json:"written"`
+	Files   []jsonFile    `json:"files"`
+	Skipped []int         `json:"skipped,omitempty"`
+	Errors  []jsonProblem `json:"errors"`
+	Notes   []jsonProblem `json:"notes"`
+}
+
+type jsonFile struct {
+	Path   string `json:"path"`
+	Action string `json:"action"`
+	Blocks []int  `json:"blocks"`
+}
+
+type jsonProblem struct {
+	Path       string          `json:"path"`
+	Block      int             `json:"block"`
+	Kind       string          `json:"kind"`
+	Severity   string          `json:"severity"`
+	Message    string          `json:"message"`
+	Hint       string          `json:"hint,omitempty"`
+	Snippet    string          `json:"snippet,omitempty"`
+	Line       int             `json:"line"`
+	Candidates []jsonCandidate `json:"candidates"`
+}
+
+type jsonCandidate struct {
+	Line       int     `json:"line"`
+	EndLine    int     `json:"end_line"`
+	Context    string  `json:"context"`
+	Similarity float64 `json:"similarity"`
+	Diff       string  `json:"diff,omitempty"`
+}
+
+// JSON writes the outcome as one JSON object.
+func JSON(w io.Writer, o Outcome) error {
+	p := o.Plan
+	r := jsonReport{
+		OK:      p.OK() && (o.Written || o.Mode == ModeDryRun),
+		DryRun:  o.Mode == ModeDryRun,
+		Partial: o.Mode == ModePartial,
+		Written: o.Written,
+		Files:   []jsonFile{},
+		Errors:  []jsonProblem{},
+		Notes:   []jsonProblem{},
+	}
+	if o.Written || o.Mode == ModeDryRun && p.OK() || o.Mode == ModeDryRun {
+		for _, f := range p.Files {
+			r.Files = append(r.Files, jsonFile{Path: f.Display, Action: string(f.Action), Blocks: f.Blocks})
+		}
+	}
+	if o.Mode == ModePartial {
+		for _, b := range p.Blocks {
+			if b.Status != core.StatusApplies {
+				r.Skipped = append(r.Skipped, b.Block)
+			}
+		}
+	}
+	for _, pr := range p.Problems {
+		jp := Problem(pr)
+		if pr.Severity == core.SeverityError {
+			r.Errors = append(r.Errors, jp)
+		} else {
+			r.Notes = append(r.Notes, jp)
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// Problem converts a problem into its JSON shape.
+func Problem(pr core.Problem) jsonProblem {
+	jp := jsonProblem{
+		Path: pr.Path, Block: pr.Block, Kind: string(pr.Kind), Severity: pr.Severity.String(),
+		Message: pr.Message, Hint: pr.Hint, Snippet: pr.Snippet, Line: pr.Line,
+		Candidates: []jsonCandidate{},
+	}
+	for _, c := range pr.Candidates {
+		jp.Candidates = append(jp.Candidates, jsonCandidate{
+			Line: c.Line, EndLine: c.EndLine, Context: c.Context, Similarity: round2(c.Similarity), Diff: c.Diff,
+		})
+	}
+	return jp
+}
+
+func round2(f float64) float64 { return float64(int(f*100+0.5)) / 100 }
