@@ -181,6 +181,7 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 	if !f.dryRun && canWrite {
 		if _, err := commit.Commit(disk.Root, plan.Files, commit.Options{}); err != nil {
 			plan.Problems = append(plan.Problems, commitProblem(err))
+			o.CommitFailed = true
 		} else {
 			o.Written = true
 		}
@@ -216,6 +217,9 @@ func printDiff(w io.Writer, plan *core.Plan) {
 			to = "/dev/null"
 		}
 		fmt.Fprint(w, udiff.Unified(from, to, string(fc.Old), string(fc.New)))
+	}
+	if len(plan.Files) > 0 {
+		fmt.Fprintln(w)
 	}
 }
 

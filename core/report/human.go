@@ -24,6 +24,9 @@ type Outcome struct {
 	Plan    *core.Plan
 	Mode    Mode
 	Written bool // the commit happened (for ModeApply and ModePartial)
+	// CommitFailed: validation passed but writing failed and was rolled back
+	// (the reason is among the plan's problems).
+	CommitFailed bool
 	Color   bool
 }
 
@@ -55,11 +58,7 @@ func Plural(n int, word string) string {
 func Human(stdout, stderr io.Writer, o Outcome) {
 	p := o.Plan
 	notes(stderr, o)
-	if !p.OK() && o.Mode != ModePartial || o.Mode == ModePartial && !o.Written && p.BlockCount() == 0 {
-		Failure(stderr, o)
-		return
-	}
-	if o.Mode == ModeApply && !o.Written {
+	if !o.Written && !(o.Mode == ModeDryRun && p.OK()) {
 		Failure(stderr, o)
 		return
 	}
@@ -68,16 +67,12 @@ func Human(stdout, stderr io.Writer, o Outcome) {
 	}
 	blocks, files := Plural(p.BlockCount(), "block"), Plural(len(p.Files), "file")
 	switch {
-	case o.Mode == ModeDryRun && p.OK():
-		fmt.Fprintf(stdout, "\n%s All %s would apply to %s; nothing was written.\n", o.paint(yellow, "[DRY RUN]"), blocks, files)
 	case o.Mode == ModeDryRun:
-		fmt.Fprintf(stdout, "\n%s %s of %d would apply to %s; nothing was written.\n", o.paint(yellow, "[DRY RUN]"), blocks, len(p.Blocks), files)
+		fmt.Fprintf(stdout, "\n%s All %s would apply to %s; nothing was written.\n", o.paint(yellow, "[DRY RUN]"), blocks, files)
 	case p.OK():
 		fmt.Fprintf(stdout, "\n%s All %s applied to %s.\n", o.paint(green, "[SUCCESS]"), blocks, files)
-	default:
+	default: // --partial: what was skipped, and why, on stderr
 		fmt.Fprintf(stdout, "\n%s Applied %s of %d to %s; skipped %s.\n", o.paint(yellow, "[PARTIAL]"), blocks, len(p.Blocks), files, skipped(p))
-	}
-	if !p.OK() {
 		fmt.Fprintln(stderr)
 		problems(stderr, o)
 	}
@@ -116,6 +111,12 @@ func skipped(p *core.Plan) string {
 // Failure writes "[ERROR] Validation failed." and every problem, grouped
 // under the file it belongs to ("Patch:" for the patch itself).
 func Failure(w io.Writer, o Outcome) {
+	if o.CommitFailed {
+		fmt.Fprintf(w, "%s Commit failed.\n\n", o.paint(red, "[ERROR]"))
+		problems(w, o)
+		fmt.Fprintln(w, "Every file was rolled back; nothing changed.")
+		return
+	}
 	fmt.Fprintf(w, "%s Validation failed.\n\n", o.paint(red, "[ERROR]"))
 	problems(w, o)
 	fmt.Fprintln(w, "Nothing was written.")

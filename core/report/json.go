@@ -58,7 +58,7 @@ func JSON(w io.Writer, o Outcome) error {
 		Errors:  []jsonProblem{},
 		Notes:   []jsonProblem{},
 	}
-	if o.Written || o.Mode == ModeDryRun && p.OK() || o.Mode == ModeDryRun {
+	if o.Written || o.Mode == ModeDryRun {
 		for _, f := range p.Files {
 			r.Files = append(r.Files, jsonFile{Path: f.Display, Action: string(f.Action), Blocks: f.Blocks})
 		}
