@@ -27,7 +27,7 @@ type Outcome struct {
 	// CommitFailed: validation passed but writing failed and was rolled back
 	// (the reason is among the plan's problems).
 	CommitFailed bool
-	Color   bool
+	Color        bool
 }
 
 const (
