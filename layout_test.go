@@ -1,0 +1,98 @@
+package fsrb_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/fsrb/fsrb"
+
+// allowed says which of our packages a package may import (DESIGN.md
+// "Layout and dependency direction"): core imports nothing of ours, its
+// sub-packages only core, treesitter only core, lsp core and treesitter.
+func allowed(pkg, imp string) bool {
+	within := func(p, root string) bool { return p == root || strings.HasPrefix(p, root+"/") }
+	switch {
+	case pkg == "core":
+		return false
+	case within(pkg, "core"):
+		return within(imp, "core") && imp != pkg
+	case within(pkg, "treesitter"):
+		return within(imp, "core") || within(imp, "treesitter")
+	case within(pkg, "lsp"):
+		return within(imp, "core") || within(imp, "treesitter") || within(imp, "lsp")
+	case within(pkg, "cmd"):
+		return !within(imp, "cmd")
+	}
+	return true
+}
+
+// TestImportDirection fails on an import that points the wrong way, so the
+// layout is checked, not hoped for (STYLE.md "What to take", 11).
+func TestImportDirection(t *testing.T) {
+	fset := token.NewFileSet()
+	checked := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "node_modules" || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(filepath.Dir(path))
+		for _, spec := range f.Imports {
+			imp, _ := strconv.Unquote(spec.Path.Value)
+			if !strings.HasPrefix(imp, module+"/") {
+				continue
+			}
+			checked++
+			if rel := strings.TrimPrefix(imp, module+"/"); !allowed(pkg, rel) {
+				t.Errorf("%s imports %s: %s may not import it (DESIGN.md layout)", path, imp, pkg)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked == 0 {
+		t.Fatal("no imports of our own packages found: is the module path right?")
+	}
+}
+
+// TestCoreIsPure keeps the engine free of the disk, protocol types and cgo:
+// only core/commit touches the disk.
+func TestCoreIsPure(t *testing.T) {
+	fset := token.NewFileSet()
+	banned := []string{"os", "os/exec", "C", "go.lsp.dev/protocol", "github.com/smacker/go-tree-sitter"}
+	files, _ := filepath.Glob("core/*.go")
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, spec := range f.Imports {
+			imp, _ := strconv.Unquote(spec.Path.Value)
+			for _, b := range banned {
+				if imp == b {
+					t.Errorf("%s imports %s; core must stay pure", path, imp)
+				}
+			}
+		}
+	}
+}
