@@ -24,4 +24,6 @@ var (
 	ErrOutsideRoot = errors.New("path leaves the workspace root")
 	// ErrNotRegular reports a folder, device, socket or other non-regular file.
 	ErrNotRegular = errors.New("not a regular file")
+	// ErrInsideGit reports a path that resolves into a .git folder.
+	ErrInsideGit = errors.New("path is inside a .git folder")
 )

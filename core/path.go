@@ -75,7 +75,7 @@ func pathKind(err error) Kind {
 	if errors.Is(err, ErrOutsideRoot) {
 		return KindOutsideRoot
 	}
-	if errors.Is(err, ErrNotRegular) {
+	if errors.Is(err, ErrNotRegular) || errors.Is(err, ErrInsideGit) {
 		return KindBadPath
 	}
 	return KindReadError

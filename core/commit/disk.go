@@ -16,7 +16,7 @@ import (
 // ErrInsideGit reports a path that resolves into a .git folder. core.CleanPath
 // refuses such paths as written; this catches the ones that only get there
 // through a symbolic link.
-var ErrInsideGit = errors.New("path is inside a .git folder")
+var ErrInsideGit = core.ErrInsideGit
 
 // Disk is the workspace on disk, as the CLI's engine reads it.
 type Disk struct {
