@@ -15,6 +15,10 @@ type Options struct {
 	Root string
 	// Fuzzy lets a block with no exact match climb the tolerant ladder.
 	Fuzzy bool
+	// Explain, when set, describes the places of an ambiguous block. The
+	// CLI and the language server plug tree-sitter in here; core knows no
+	// grammar (DESIGN.md layout).
+	Explain Explainer
 }
 
 // Status is what became of one block.
@@ -260,6 +264,7 @@ func (v *validator) ambiguous(b *Block, d *doc, occ []int) *Problem {
 		len(occ), more, b.Path, strings.Join(lines, ", "))
 	p.Hint = "add lines above or below to SEARCH (and the same to REPLACE) so that it matches only the place you mean"
 	p.Line = p.Candidates[0].Line
+	v.explain(p, b, d, occ)
 	return p
 }
 

@@ -61,6 +61,10 @@ type Candidate struct {
 	Similarity float64 // 0..1 for closest matches; 1 for exact occurrences
 	Text       string  // the file's text at that place (whole lines, LF)
 	Diff       string  // unified diff from SEARCH to Text, for near misses
+
+	// Explanation tells an ambiguous block's place apart (enclosing
+	// definition, widened block); empty without an Explainer.
+	Explanation Explanation
 }
 
 // Problem is a positioned finding. Problems are values collected in a list
