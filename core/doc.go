@@ -26,10 +26,6 @@ func loadDoc(data []byte) *doc {
 		data = data[len(bom):]
 	}
 	s := string(data)
-	if s != "" && !strings.HasSuffix(s, "\n") {
-		d.noFinalEOL = true
-		s += "\n"
-	}
 	if crlfs := strings.Count(s, "\r\n"); crlfs > 0 {
 		lfs := strings.Count(s, "\n") - crlfs
 		d.newCRLF = crlfs > lfs || crlfs == lfs && strings.Index(s, "\r\n") < strings.Index(s, "\n")
@@ -38,6 +34,12 @@ func loadDoc(data []byte) *doc {
 			d.crlf = append(d.crlf, l.end < l.next-1)
 		}
 		s = strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	// The final newline is added after the endings are read, so that a
+	// last line ending in a lone "\r" keeps it as content.
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		d.noFinalEOL = true
+		s += "\n"
 	}
 	d.text = s
 	return d
@@ -99,7 +101,9 @@ func (d *doc) bytes() []byte {
 	out := b.Bytes()
 	if d.noFinalEOL {
 		out = bytes.TrimSuffix(out, []byte("\n"))
-		out = bytes.TrimSuffix(out, []byte("\r"))
+		if n := len(d.crlf); n > 0 && d.crlf[n-1] {
+			out = bytes.TrimSuffix(out, []byte("\r"))
+		}
 	}
 	return out
 }

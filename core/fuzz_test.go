@@ -1,0 +1,110 @@
+package core
+
+import (
+	"strings"
+	"testing"
+)
+
+// FuzzParse checks what every parse must hold, whatever the text: spans lie
+// inside the text and in order, and blocks are numbered 1..n.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{
+		"a.txt\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n",
+		"```\nf.go\n<<<<<<< SEARCH\n\\=======\n=======\n>>>>>>> REPLACE\n```\n",
+		"### File: x.md\r\n<<<<<<< NEW_FILE\r\nhi\r\n>>>>>>> NEW_FILE",
+		"x\n<<<<<<< SEARCH\na\n=======\nb\n=======\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n",
+		"```bash\nls\n```\n>>>>>>> REPLACE\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		p := Parse(text, ParseOptions{})
+		in := func(s Span) bool { return 0 <= s.Start && s.Start <= s.End && s.End <= len(text) }
+		for i, b := range p.Blocks {
+			if b.Number != i+1 {
+				t.Fatalf("block %d numbered %d", i, b.Number)
+			}
+			for _, s := range []Span{b.Span, b.Header, b.PathSpan, b.SearchMarker, b.SearchBody, b.Divider, b.ReplaceBody, b.ReplaceMarker} {
+				if !in(s) {
+					t.Fatalf("block #%d span %v outside text of %d bytes", b.Number, s, len(text))
+				}
+			}
+			if markerOf(text[b.SearchMarker.Start:b.SearchMarker.End]) == markNone {
+				t.Fatalf("block #%d: %q is not a marker", b.Number, text[b.SearchMarker.Start:b.SearchMarker.End])
+			}
+			if !b.Incomplete && !b.ReplaceMarker.Empty() && (b.ReplaceMarker.Start < b.SearchMarker.End || b.Span.Start > b.SearchMarker.Start) {
+				t.Fatalf("block #%d: spans out of order: %+v", b.Number, b)
+			}
+			if !b.Header.Empty() && b.PathSpan.Start < b.Header.Start {
+				t.Fatalf("block #%d: path outside its header", b.Number)
+			}
+		}
+		for _, pr := range p.Problems {
+			if !in(pr.Span) {
+				t.Fatalf("problem %v span %v outside text", pr, pr.Span)
+			}
+		}
+	})
+}
+
+// FuzzApplyInverse: a block that applies, followed by its inverse (SEARCH
+// and REPLACE swapped) when that is unique too, restores the original
+// bytes — CRLF, BOM and a missing final newline included — and bytes
+// before and after the matched lines never change.
+func FuzzApplyInverse(f *testing.F) {
+	f.Add("a\nb\nc\n", 1, 1, "B\n")
+	f.Add("\uFEFFx\r\ny\r\nz", 0, 2, "q\nr\n")
+	f.Add("one\ntwo", 1, 1, "2\n")
+	f.Fuzz(func(t *testing.T, content string, from, n int, replace string) {
+		if strings.ContainsRune(content, 0) || strings.ContainsAny(replace, "\x00\r") {
+			return // binary files are refused; patch text is LF once parsed
+		}
+		if crlf := strings.Count(content, "\r\n"); crlf > 0 && crlf != strings.Count(content, "\n") {
+			return // mixed endings: new lines take the majority, so no round trip
+		}
+		d := loadDoc([]byte(content))
+		lines := strings.SplitAfter(d.text, "\n")
+		if len(lines) > 0 && lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		if from < 0 || n <= 0 || from+n > len(lines) {
+			return
+		}
+		search := strings.Join(lines[from:from+n], "")
+		if replace != "" && !strings.HasSuffix(replace, "\n") {
+			replace += "\n"
+		}
+		if isBlank(search) || isBlank(replace) || len(occurrences(d.text, search, 2)) != 1 {
+			return
+		}
+		fsys := textFS{"f.txt": content}
+		block := Block{Number: 1, Path: "f.txt", Op: OpModify, Search: search, Replace: replace}
+		plan := Validate(&Patch{Blocks: []Block{block}}, fsys, Options{Root: "/w"})
+		if !plan.OK() {
+			t.Fatalf("unique block failed: %v", plan.Problems)
+		}
+		fsys.applyAll(plan)
+		after := fsys["f.txt"]
+		start := strings.Index(d.text, search)
+		prefixLF := d.text[:start]
+		if got := loadDoc([]byte(after)).text; !strings.HasPrefix(got, prefixLF) {
+			t.Fatalf("bytes before the match changed: %q -> %q", content, after)
+		}
+		if strings.Contains(content, "\r\n") != strings.Contains(after, "\r\n") {
+			return // the edit removed every CRLF line: the file's style is gone
+		}
+		d2 := loadDoc([]byte(after))
+		if len(occurrences(d2.text, replace, 2)) != 1 {
+			return
+		}
+		inverse := Block{Number: 1, Path: "f.txt", Op: OpModify, Search: replace, Replace: search}
+		plan = Validate(&Patch{Blocks: []Block{inverse}}, fsys, Options{Root: "/w"})
+		if !plan.OK() {
+			t.Fatalf("inverse failed: %v", plan.Problems)
+		}
+		fsys.applyAll(plan)
+		if fsys["f.txt"] != content {
+			t.Fatalf("round trip %q -> %q -> %q", content, after, fsys["f.txt"])
+		}
+	})
+}
