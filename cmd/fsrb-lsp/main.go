@@ -1,0 +1,95 @@
+// Command fsrb-lsp is fsrb's language server over stdio. It only wires:
+// flags, logging, the transport; the server is package lsp.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/fsrb/fsrb/lsp"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = ""
+
+func main() {
+	logFile := flag.String("log-file", "", "write logs to this file (default: stderr); stdout carries the protocol")
+	showVersion := flag.Bool("version", false, "print the version and exit")
+	flag.Parse()
+	if *showVersion {
+		fmt.Println("fsrb-lsp", buildVersion())
+		return
+	}
+	logger, closeLog, err := newLogger(*logFile)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fsrb-lsp:", err)
+		os.Exit(2)
+	}
+	defer closeLog()
+
+	session := lsp.Serve(context.Background(), stdio{}, lsp.Options{
+		Logger:   logger,
+		Debounce: lsp.DefaultDebounce,
+		Version:  buildVersion(),
+	})
+	code := 1 // the client went away without "exit"
+	select {
+	case code = <-session.Exit():
+	case <-session.Done():
+		// A client may close stdin right after its last messages: give the
+		// handlers still queued (shutdown, exit) a moment to run.
+		select {
+		case code = <-session.Exit():
+		case <-time.After(time.Second):
+		}
+	}
+	logger.Info("exit", zap.Int("code", code))
+	closeLog()
+	os.Exit(code)
+}
+
+// newLogger logs to stderr, or at debug level (every call) to a file.
+func newLogger(path string) (*zap.Logger, func(), error) {
+	enc := zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig())
+	if path == "" {
+		core := zapcore.NewCore(enc, zapcore.Lock(os.Stderr), zapcore.InfoLevel)
+		l := zap.New(core)
+		return l, func() { _ = l.Sync() }, nil
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, nil, err
+	}
+	l := zap.New(zapcore.NewCore(enc, zapcore.Lock(f), zapcore.DebugLevel))
+	return l, func() { _ = l.Sync() }, nil
+}
+
+// stdio is the transport: the protocol owns stdout.
+type stdio struct{}
+
+func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
+func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+
+// Close leaves stdout open: handlers still queued when stdin ends may
+// reply, and the process exit closes it.
+func (stdio) Close() error { return os.Stdin.Close() }
+
+var _ io.ReadWriteCloser = stdio{}
+
+func buildVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}

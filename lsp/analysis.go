@@ -1,0 +1,134 @@
+package lsp
+
+import (
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// analysis is what core says about one patch document in one snapshot.
+type analysis struct {
+	doc   *document
+	patch *core.Patch
+	plan  *core.Plan
+	deps  map[string]bool // the target files it names, cleaned and resolved
+}
+
+type analysisOnce struct {
+	once sync.Once
+	a    *analysis
+}
+
+// analyze parses and validates a patch document once per snapshot: the
+// diagnostics run and every request on the same snapshot share the result.
+// It returns nil for a document that is not open or not a patch.
+func (s *snapshot) analyze(u protocol.DocumentURI) *analysis {
+	d, ok := s.docs[u]
+	if !ok || s.view == nil || !d.isPatch() && !d.isMarkdown() {
+		return nil
+	}
+	s.mu.Lock()
+	o, ok := s.analyses[u]
+	if !ok {
+		o = &analysisOnce{}
+		s.analyses[u] = o
+	}
+	s.mu.Unlock()
+	o.once.Do(func() { o.a = s.compute(d) })
+	return o.a
+}
+
+// analyzed returns the analysis of u if this snapshot already made it.
+func (s *snapshot) analyzed(u protocol.DocumentURI) *analysis {
+	s.mu.Lock()
+	o, ok := s.analyses[u]
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	o.once.Do(func() {}) // waits for a computation under way
+	return o.a
+}
+
+func (s *snapshot) compute(d *document) *analysis {
+	patch := core.Parse(d.text, core.ParseOptions{Exists: s.exists})
+	plan := core.Validate(patch, s, s.options())
+	a := &analysis{doc: d, patch: patch, plan: plan, deps: map[string]bool{}}
+	for i, b := range patch.Blocks {
+		if clean, err := core.CleanPath(s.view.slashRoot, b.Path); err == nil {
+			a.deps[clean] = true
+		}
+		if i < len(plan.Blocks) && plan.Blocks[i].Path != "" {
+			a.deps[plan.Blocks[i].Path] = true
+		}
+	}
+	return a
+}
+
+func (s *snapshot) options() core.Options {
+	return core.Options{Root: s.view.slashRoot, Fuzzy: s.settings.Fuzzy}
+}
+
+// planBlock validates block n (1-based) alone on the current content of
+// the workspace: "Apply block #N".
+func (s *snapshot) planBlock(a *analysis, n int) *core.Plan {
+	if n < 1 || n > len(a.patch.Blocks) {
+		return nil
+	}
+	b := a.patch.Blocks[n-1]
+	if b.Incomplete {
+		return nil
+	}
+	alone := &core.Patch{Text: a.patch.Text, Blocks: []core.Block{b}}
+	for _, p := range a.patch.Problems {
+		if p.Block == n && p.Severity == core.SeverityError {
+			alone.Problems = append(alone.Problems, p)
+		}
+	}
+	return core.Validate(alone, s, s.options())
+}
+
+// applies reports whether the whole patch can be applied: every block
+// validates and nothing else is wrong.
+func (a *analysis) applies() bool {
+	if len(a.patch.Blocks) == 0 || !a.plan.OK() {
+		return false
+	}
+	for _, r := range a.plan.Blocks {
+		if r.Status != core.StatusApplies {
+			return false
+		}
+	}
+	return true
+}
+
+// blockAt returns the number of the block whose text holds offset, or 0.
+func (a *analysis) blockAt(offset int) int {
+	for _, b := range a.patch.Blocks {
+		if offset >= b.Span.Start && offset <= b.Span.End {
+			return b.Number
+		}
+	}
+	return 0
+}
+
+// result returns block n's validation result.
+func (a *analysis) result(n int) (core.BlockResult, bool) {
+	if n < 1 || n > len(a.plan.Blocks) {
+		return core.BlockResult{}, false
+	}
+	return a.plan.Blocks[n-1], true
+}
+
+// problems returns the problems of block n.
+func (a *analysis) problems(n int) []core.Problem {
+	var out []core.Problem
+	for _, p := range a.plan.Problems {
+		if p.Block == n {
+			out = append(out, p)
+		}
+	}
+	return out
+}

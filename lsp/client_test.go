@@ -1,0 +1,451 @@
+package lsp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/fsrb/fsrb/lsp"
+)
+
+// testClient is an editor in the same process: it drives the real server
+// through the JSON-RPC wire over net.Pipe and records what the server sends.
+type testClient struct {
+	t       testing.TB
+	root    string
+	conn    jsonrpc2.Conn
+	session *lsp.Session
+
+	mu       sync.Mutex
+	changed  chan struct{} // closed and replaced on every event
+	diags    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
+	messages []protocol.ShowMessageParams
+	progress []json.RawMessage
+	applied  []lsp.ApplyWorkspaceEditParams
+	calls    int32 // requests sent, to predict ids for $/cancelRequest
+	versions map[protocol.DocumentURI]int32
+	texts    map[protocol.DocumentURI]string
+
+	// onApply answers workspace/applyEdit; nil applies nothing and says yes.
+	onApply func(lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult
+}
+
+// vscodeCaps is what VS Code advertises, as far as fsrb cares.
+const vscodeCaps = `{
+  "workspace": {"applyEdit": true,
+    "workspaceEdit": {"documentChanges": true, "resourceOperations": ["create", "rename", "delete"], "failureHandling": "textOnlyTransactional"},
+    "didChangeWatchedFiles": {"dynamicRegistration": true}},
+  "window": {"workDoneProgress": true},
+  "textDocument": {"codeAction": {"disabledSupport": true}}
+}`
+
+// neovim07Caps: resourceOperations without documentChanges (editors/README.md).
+const neovim07Caps = `{
+  "workspace": {"applyEdit": true, "workspaceEdit": {"resourceOperations": ["create", "rename", "delete"]}}
+}`
+
+// bareCaps: neither documentChanges nor resource operations.
+const bareCaps = `{"workspace": {"applyEdit": true}}`
+
+func newClient(t testing.TB, root string) *testClient {
+	t.Helper()
+	c := startClient(t, root)
+	c.initialize(vscodeCaps, nil)
+	return c
+}
+
+func startClient(t testing.TB, root string) *testClient {
+	t.Helper()
+	return startClientWith(t, root, 0)
+}
+
+func startClientWith(t testing.TB, root string, debounce time.Duration) *testClient {
+	t.Helper()
+	if root == "" {
+		root = t.TempDir()
+	}
+	serverSide, clientSide := net.Pipe()
+	logger := zap.NewNop()
+	if os.Getenv("FSRB_LSP_TEST_LOG") != "" {
+		logger, _ = zap.NewDevelopment()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	session := lsp.Serve(ctx, serverSide, lsp.Options{Logger: logger, Version: "test", Debounce: debounce})
+	c := &testClient{
+		t: t, root: root, session: session,
+		conn:     jsonrpc2.NewConn(jsonrpc2.NewStream(clientSide)),
+		changed:  make(chan struct{}),
+		diags:    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
+		versions: map[protocol.DocumentURI]int32{},
+		texts:    map[protocol.DocumentURI]string{},
+	}
+	c.conn.Go(ctx, jsonrpc2.AsyncHandler(jsonrpc2.ReplyHandler(c.handle)))
+	t.Cleanup(func() {
+		_ = c.conn.Close()
+		<-session.Done()
+		cancel()
+	})
+	return c
+}
+
+func (c *testClient) initialize(caps string, options any) {
+	c.t.Helper()
+	params := map[string]any{
+		"processId":             nil,
+		"rootUri":               uri.File(c.root),
+		"capabilities":          json.RawMessage(caps),
+		"initializationOptions": options,
+	}
+	if err := c.call(protocol.MethodInitialize, params, nil); err != nil {
+		c.t.Fatalf("initialize: %v", err)
+	}
+	if err := c.notify(protocol.MethodInitialized, map[string]any{}); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	switch req.Method() {
+	case protocol.MethodTextDocumentPublishDiagnostics:
+		var p protocol.PublishDiagnosticsParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			c.t.Errorf("publishDiagnostics: %v", err)
+		}
+		if strings.Contains(string(req.Params()), `"diagnostics":null`) {
+			c.t.Errorf("publishDiagnostics with null diagnostics: %s", req.Params())
+		}
+		c.record(func() { c.diags[p.URI] = append(c.diags[p.URI], p) })
+		return reply(ctx, nil, nil)
+	case protocol.MethodWindowShowMessage:
+		var p protocol.ShowMessageParams
+		_ = json.Unmarshal(req.Params(), &p)
+		c.record(func() { c.messages = append(c.messages, p) })
+		return reply(ctx, nil, nil)
+	case protocol.MethodProgress:
+		c.record(func() { c.progress = append(c.progress, append(json.RawMessage(nil), req.Params()...)) })
+		return reply(ctx, nil, nil)
+	case protocol.MethodWorkspaceApplyEdit:
+		var p lsp.ApplyWorkspaceEditParams
+		if err := json.Unmarshal(req.Params(), &p); err != nil {
+			return reply(ctx, nil, err)
+		}
+		c.record(func() { c.applied = append(c.applied, p) })
+		res := lsp.ApplyWorkspaceEditResult{Applied: true}
+		c.mu.Lock()
+		onApply := c.onApply
+		c.mu.Unlock()
+		if onApply != nil {
+			res = onApply(p)
+		}
+		return reply(ctx, res, nil)
+	case protocol.MethodWorkDoneProgressCreate, protocol.MethodClientRegisterCapability:
+		return reply(ctx, nil, nil)
+	}
+	return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
+}
+
+// locked runs f with the recorded state to itself.
+func (c *testClient) locked(f func()) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	f()
+}
+
+func (c *testClient) setOnApply(f func(lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult) {
+	c.locked(func() { c.onApply = f })
+}
+
+func (c *testClient) record(f func()) {
+	c.mu.Lock()
+	f()
+	close(c.changed)
+	c.changed = make(chan struct{})
+	c.mu.Unlock()
+}
+
+// call sends a request and waits for its answer.
+func (c *testClient) call(method string, params, result any) error {
+	c.mu.Lock()
+	c.calls++
+	c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := c.conn.Call(ctx, method, params, result)
+	return err
+}
+
+// nextID is the id the next call will carry (jsonrpc2 numbers them from 1).
+func (c *testClient) nextID() int32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls + 1
+}
+
+func (c *testClient) notify(method string, params any) error {
+	return c.conn.Notify(context.Background(), method, params)
+}
+
+func (c *testClient) uri(name string) protocol.DocumentURI {
+	return uri.File(filepath.Join(c.root, filepath.FromSlash(name)))
+}
+
+func languageOf(name string) string {
+	switch {
+	case strings.HasSuffix(name, ".fsrb"):
+		return "fsrb"
+	case strings.HasSuffix(name, ".md"):
+		return "markdown"
+	case strings.HasSuffix(name, ".go"):
+		return "go"
+	}
+	return "plaintext"
+}
+
+// open opens name with text (its disk content when text is nil).
+func (c *testClient) open(name string, text *string) protocol.DocumentURI {
+	c.t.Helper()
+	if text == nil {
+		data, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(name)))
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		s := string(data)
+		text = &s
+	}
+	u := c.uri(name)
+	c.mu.Lock()
+	c.versions[u] = 1
+	c.texts[u] = *text
+	c.mu.Unlock()
+	err := c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: protocol.LanguageIdentifier(languageOf(name)), Version: 1, Text: *text,
+	}})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return u
+}
+
+// edit replaces the first occurrence of old by new in an open document with
+// an incremental change, and returns the new version.
+func (c *testClient) edit(u protocol.DocumentURI, old, new string) int32 {
+	c.t.Helper()
+	c.mu.Lock()
+	text := c.texts[u]
+	i := strings.Index(text, old)
+	if i < 0 {
+		c.mu.Unlock()
+		c.t.Fatalf("edit: %q not in %s", old, u)
+	}
+	rng := protocol.Range{Start: positionOf(text, i), End: positionOf(text, i+len(old))}
+	c.texts[u] = text[:i] + new + text[i+len(old):]
+	c.versions[u]++
+	v := c.versions[u]
+	c.mu.Unlock()
+	err := c.notify(protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": u, "version": v},
+		"contentChanges": []any{map[string]any{"range": rng, "text": new}},
+	})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return v
+}
+
+// waitDiagnostics waits for the diagnostics of u published for version v.
+func (c *testClient) waitDiagnostics(u protocol.DocumentURI, v int32) []protocol.Diagnostic {
+	c.t.Helper()
+	var got []protocol.Diagnostic
+	c.waitFor(fmt.Sprintf("diagnostics of %s version %d", u, v), func() bool {
+		pubs := c.diags[u]
+		if len(pubs) == 0 || pubs[len(pubs)-1].Version != uint32(v) {
+			return false
+		}
+		got = pubs[len(pubs)-1].Diagnostics
+		return true
+	})
+	return got
+}
+
+// latest returns the last diagnostics published for u.
+func (c *testClient) latest(u protocol.DocumentURI) []protocol.Diagnostic {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pubs := c.diags[u]
+	if len(pubs) == 0 {
+		return nil
+	}
+	return pubs[len(pubs)-1].Diagnostics
+}
+
+// waitFor waits until cond, called under the lock, holds.
+func (c *testClient) waitFor(what string, cond func() bool) {
+	c.t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		c.mu.Lock()
+		ok := cond()
+		ch := c.changed
+		c.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			c.t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+func (c *testClient) codeActions(u protocol.DocumentURI, rng protocol.Range, only ...protocol.CodeActionKind) []lsp.CodeAction {
+	c.t.Helper()
+	var out []lsp.CodeAction
+	params := &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Range: rng,
+		Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{}, Only: only}}
+	if err := c.call(protocol.MethodTextDocumentCodeAction, params, &out); err != nil {
+		c.t.Fatalf("codeAction: %v", err)
+	}
+	return out
+}
+
+// positionOf converts a byte offset into an LSP position, counting UTF-16
+// code units independently of core.Mapper.
+func positionOf(text string, offset int) protocol.Position {
+	line, start := 0, 0
+	for i := 0; i < offset; i++ {
+		if text[i] == '\n' {
+			line++
+			start = i + 1
+		}
+	}
+	col := 0
+	for _, r := range text[start:offset] {
+		col += utf16.RuneLen(r)
+	}
+	return protocol.Position{Line: uint32(line), Character: uint32(col)}
+}
+
+// offsetOf is positionOf's inverse.
+func offsetOf(text string, p protocol.Position) int {
+	i := 0
+	for line := 0; line < int(p.Line); line++ {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			return len(text)
+		}
+		i += j + 1
+	}
+	for col := 0; i < len(text) && text[i] != '\n' && text[i] != '\r' && col < int(p.Character); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		col += utf16.RuneLen(r)
+		i += size
+	}
+	return i
+}
+
+// applyEdits applies LSP text edits, as an editor does: every range refers
+// to the text before any of them.
+func applyEdits(text string, edits []protocol.TextEdit) (string, error) {
+	type span struct {
+		start, end int
+		text       string
+	}
+	spans := make([]span, len(edits))
+	for i, e := range edits {
+		spans[i] = span{offsetOf(text, e.Range.Start), offsetOf(text, e.Range.End), e.NewText}
+	}
+	sort.SliceStable(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	var b strings.Builder
+	at := 0
+	for _, s := range spans {
+		if s.start < at || s.end < s.start {
+			return "", fmt.Errorf("overlapping edits")
+		}
+		b.WriteString(text[at:s.start])
+		b.WriteString(s.text)
+		at = s.end
+	}
+	b.WriteString(text[at:])
+	return b.String(), nil
+}
+
+// editor is the workspace as an editor applying a WorkspaceEdit sees it:
+// file contents by path relative to the root, a BOM hidden while editing.
+type editor struct {
+	root  string
+	files map[string]string
+}
+
+func (e *editor) key(u protocol.DocumentURI) string {
+	rel, err := filepath.Rel(e.root, uri.URI(u).Filename())
+	if err != nil {
+		panic(err)
+	}
+	return filepath.ToSlash(rel)
+}
+
+func (e *editor) apply(we *lsp.WorkspaceEdit) error {
+	edit := func(u protocol.DocumentURI, edits []protocol.TextEdit) error {
+		k := e.key(u)
+		text, ok := e.files[k]
+		if !ok {
+			return fmt.Errorf("edit of %s, which does not exist", k)
+		}
+		bom := strings.HasPrefix(text, "\uFEFF")
+		text = strings.TrimPrefix(text, "\uFEFF")
+		out, err := applyEdits(text, edits)
+		if err != nil {
+			return err
+		}
+		if bom {
+			out = "\uFEFF" + out
+		}
+		e.files[k] = out
+		return nil
+	}
+	for _, dc := range we.DocumentChanges {
+		switch {
+		case dc.Create != nil:
+			k := e.key(dc.Create.URI)
+			if _, ok := e.files[k]; ok {
+				return fmt.Errorf("create %s, which exists", k)
+			}
+			e.files[k] = ""
+		case dc.Delete != nil:
+			k := e.key(dc.Delete.URI)
+			if _, ok := e.files[k]; !ok {
+				return fmt.Errorf("delete %s, which does not exist", k)
+			}
+			delete(e.files, k)
+		case dc.Edit != nil:
+			if err := edit(dc.Edit.TextDocument.URI, dc.Edit.Edits); err != nil {
+				return err
+			}
+		default:
+			return errors.New("empty document change")
+		}
+	}
+	for u, edits := range we.Changes {
+		if err := edit(u, edits); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// actionRequest is what every producer gets.
+type actionRequest struct {
+	snap   *snapshot
+	a      *analysis
+	caps   clientCaps
+	params *protocol.CodeActionParams
+	span   core.Span // the requested range, in bytes of the patch
+}
+
+// producers is the ordered table of code actions; the client's "only"
+// filters it by kind before anything is computed.
+var producers = []struct {
+	kind protocol.CodeActionKind
+	fn   func(r *actionRequest) ([]CodeAction, error)
+}{
+	{protocol.QuickFix, replaceSearchFixes},
+	{KindApplyAll, func(r *actionRequest) ([]CodeAction, error) { return applyAll(r, KindApplyAll) }},
+	{protocol.RefactorRewrite, func(r *actionRequest) ([]CodeAction, error) { return applyAll(r, protocol.RefactorRewrite) }},
+	{protocol.RefactorRewrite, applyBlocks},
+}
+
+// codeAction is reached through handler.go's interception: its answer
+// carries our WorkspaceEdit (wire.go).
+func (s *Server) codeAction(ctx context.Context, params *protocol.CodeActionParams) ([]CodeAction, error) {
+	snap := s.snapshot()
+	out := []CodeAction{}
+	a := snap.analyze(params.TextDocument.URI)
+	if a == nil {
+		return out, nil
+	}
+	m := a.doc.mapper
+	r := &actionRequest{snap: snap, a: a, caps: s.capabilities(), params: params, span: core.Span{
+		Start: m.Offset(int(params.Range.Start.Line), int(params.Range.Start.Character)),
+		End:   m.Offset(int(params.Range.End.Line), int(params.Range.End.Character)),
+	}}
+	for _, p := range producers {
+		if !wanted(p.kind, params.Context.Only) {
+			continue
+		}
+		actions, err := p.fn(r)
+		if err != nil {
+			s.log.Info("code action producer failed", zap.String("kind", string(p.kind)), zap.Error(err))
+			continue
+		}
+		out = append(out, actions...)
+	}
+	return out, nil
+}
+
+// wanted: a kind is wanted when no filter is given, or when it equals or
+// refines one of the kinds asked for ("source" asks for "source.applyAll.fsrb").
+func wanted(kind protocol.CodeActionKind, only []protocol.CodeActionKind) bool {
+	if len(only) == 0 {
+		return true
+	}
+	for _, o := range only {
+		if kind == o || strings.HasPrefix(string(kind), string(o)+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func applyAll(r *actionRequest, kind protocol.CodeActionKind) ([]CodeAction, error) {
+	if !r.a.applies() {
+		return nil, nil // offered only when every block validates
+	}
+	n, files := r.a.plan.BlockCount(), len(r.a.plan.Files)
+	act := CodeAction{
+		Title: fmt.Sprintf("Apply all blocks (%s to %s)", plural(n, "block"), plural(files, "file")),
+		Kind:  kind,
+	}
+	edit, err := r.snap.workspaceEdit(r.a.plan, r.caps)
+	if err != nil {
+		act.Disabled = &protocol.CodeActionDisable{Reason: err.Error()}
+		// A client that cannot grey the action out runs the command, which
+		// shows the same message and changes nothing.
+		act.Command = &protocol.Command{Title: act.Title, Command: CommandApplyAll, Arguments: []any{string(r.a.doc.uri)}}
+		return []CodeAction{act}, nil
+	}
+	act.Edit = edit
+	return []CodeAction{act}, nil
+}
+
+func applyBlocks(r *actionRequest) ([]CodeAction, error) {
+	var out []CodeAction
+	for _, b := range r.a.patch.Blocks {
+		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
+			continue
+		}
+		plan := r.snap.planBlock(r.a, b.Number)
+		if plan == nil || !plan.OK() || len(plan.Files) == 0 {
+			continue
+		}
+		edit, err := r.snap.workspaceEdit(plan, r.caps)
+		if err != nil {
+			continue
+		}
+		out = append(out, CodeAction{
+			Title: fmt.Sprintf("Apply block #%d (%s)", b.Number, b.Path),
+			Kind:  protocol.RefactorRewrite,
+			Edit:  edit,
+		})
+	}
+	return out, nil
+}
+
+// replaceSearchFixes: a block not found whose closest place in the file
+// differs only in whitespace or typography gets its SEARCH rewritten to the
+// file's actual text.
+func replaceSearchFixes(r *actionRequest) ([]CodeAction, error) {
+	var out []CodeAction
+	for _, p := range r.a.plan.Problems {
+		if p.Kind != core.KindNotFound || len(p.Candidates) == 0 || p.Block < 1 || p.Block > len(r.a.patch.Blocks) {
+			continue
+		}
+		b := r.a.patch.Blocks[p.Block-1]
+		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
+			continue
+		}
+		c := p.Candidates[0]
+		if !sameModuloLooks(b.Search, c.Text) {
+			continue
+		}
+		body := escapeBody(c.Text)
+		if strings.Contains(r.a.doc.text, "\r\n") {
+			body = strings.ReplaceAll(body, "\n", "\r\n")
+		}
+		edit := protocol.TextEdit{Range: toRange(r.a.doc.mapper, b.SearchBody), NewText: body}
+		act := CodeAction{
+			Title:       fmt.Sprintf("Replace SEARCH with the file's actual text (lines %d-%d)", c.Line, c.EndLine),
+			Kind:        protocol.QuickFix,
+			IsPreferred: true,
+			Edit:        documentEdit(r.a.doc, []protocol.TextEdit{edit}, r.caps),
+		}
+		for _, d := range r.params.Context.Diagnostics {
+			if d.Code == string(core.KindNotFound) && d.Source == "fsrb" {
+				act.Diagnostics = append(act.Diagnostics, d)
+			}
+		}
+		out = append(out, act)
+	}
+	return out, nil
+}
+
+// looks maps typography a model tends to "improve" back to ASCII.
+var looks = strings.NewReplacer(
+	"\u2018", "'", "\u2019", "'", "\u201A", "'", "\u201B", "'", "\u2032", "'",
+	"\u201C", `"`, "\u201D", `"`, "\u201E", `"`, "\u201F", `"`, "\u2033", `"`,
+	"\u2013", "-", "\u2014", "-", "\u2015", "-", "\u2212", "-",
+	"\u2026", "...",
+	"\u200B", "", "\u200C", "", "\u200D", "", "\u2060", "", "\uFEFF", "",
+)
+
+// sameModuloLooks reports whether a and b differ only in whitespace and
+// typography.
+func sameModuloLooks(a, b string) bool {
+	strip := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if unicode.IsSpace(r) {
+				return -1
+			}
+			return r
+		}, looks.Replace(s))
+	}
+	return a != b && strip(a) == strip(b)
+}
+
+var delimiterLine = regexp.MustCompile(`^\s*\\*(<{5,9}\s*(SEARCH|NEW_FILE)|={5,9}|>{5,9}\s*(REPLACE|NEW_FILE)|-{3,}\s*SEARCH|\+{3,}\s*REPLACE)\s*$`)
+
+// escapeBody protects file lines that read as block delimiters.
+func escapeBody(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	for i, l := range lines {
+		if delimiterLine.MatchString(strings.TrimRight(l, "\r\n")) {
+			rest := strings.TrimLeft(l, " \t")
+			lines[i] = l[:len(l)-len(rest)] + `\` + rest // core drops the first backslash
+		}
+	}
+	return strings.Join(lines, "")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,35 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// Definition goes from a block to where it applies in the target file; for
+// a block that does not, to its closest candidate or every ambiguous place.
+func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionParams) ([]protocol.Location, error) {
+	snap := s.snapshot()
+	a := snap.analyze(params.TextDocument.URI)
+	if a == nil {
+		return nil, nil
+	}
+	n := a.blockAt(a.doc.mapper.Offset(int(params.Position.Line), int(params.Position.Character)))
+	res, ok := a.result(n)
+	if !ok || res.Path == "" {
+		return nil, nil
+	}
+	u := snap.docURI(res.Path)
+	if res.Status == core.StatusApplies {
+		return []protocol.Location{{URI: u, Range: lineRange(res.Line, res.EndLine)}}, nil
+	}
+	var out []protocol.Location
+	for _, p := range a.problems(n) {
+		for _, c := range p.Candidates {
+			out = append(out, protocol.Location{URI: u, Range: lineRange(c.Line, c.EndLine)})
+		}
+	}
+	return out, nil
+}

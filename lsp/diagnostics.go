@@ -1,0 +1,302 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// diagnoser publishes diagnostics in its own goroutine: handlers only
+// schedule (jsonrpc2.AsyncHandler would hold every message behind a slow
+// one). A burst of changes is debounced; a new change cancels the run under
+// way, whose documents are then validated again on the newer snapshot.
+type diagnoser struct {
+	srv   *Server
+	delay time.Duration
+	kick  chan struct{}
+
+	mu        sync.Mutex
+	pending   map[protocol.DocumentURI]bool
+	snap      *snapshot
+	cancel    context.CancelFunc
+	published map[protocol.DocumentURI]bool // documents showing our diagnostics
+}
+
+func newDiagnoser(s *Server, delay time.Duration) *diagnoser {
+	return &diagnoser{
+		srv:       s,
+		delay:     delay,
+		kick:      make(chan struct{}, 1),
+		pending:   map[protocol.DocumentURI]bool{},
+		published: map[protocol.DocumentURI]bool{},
+	}
+}
+
+func (d *diagnoser) start(ctx context.Context) { go d.loop(ctx) }
+
+func (d *diagnoser) schedule(snap *snapshot, uris map[protocol.DocumentURI]bool) {
+	d.mu.Lock()
+	for u := range uris {
+		d.pending[u] = true
+	}
+	d.snap = snap
+	if d.cancel != nil {
+		d.cancel()
+	}
+	d.mu.Unlock()
+	select {
+	case d.kick <- struct{}{}:
+	default:
+	}
+}
+
+func (d *diagnoser) loop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-d.kick:
+		}
+		if d.delay > 0 {
+			t := time.NewTimer(d.delay)
+		quiet:
+			for {
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return
+				case <-d.kick:
+					t.Reset(d.delay)
+				case <-t.C:
+					break quiet
+				}
+			}
+		}
+		d.mu.Lock()
+		uris, snap := d.pending, d.snap
+		d.pending = map[protocol.DocumentURI]bool{}
+		run, cancel := context.WithCancel(ctx)
+		d.cancel = cancel
+		d.mu.Unlock()
+		d.run(run, snap, uris)
+		cancel()
+	}
+}
+
+func (d *diagnoser) run(ctx context.Context, snap *snapshot, uris map[protocol.DocumentURI]bool) {
+	order := make([]protocol.DocumentURI, 0, len(uris))
+	for u := range uris {
+		order = append(order, u)
+	}
+	sort.Slice(order, func(i, j int) bool { return order[i] < order[j] })
+	for i, u := range order {
+		var params *protocol.PublishDiagnosticsParams
+		ok := ctx.Err() == nil
+		if ok {
+			params, ok = d.diagnose(snap, u)
+		}
+		if ctx.Err() != nil {
+			// Superseded: what is left runs again on the newer snapshot.
+			d.mu.Lock()
+			for _, v := range order[i:] {
+				d.pending[v] = true
+			}
+			d.mu.Unlock()
+			return
+		}
+		if !ok {
+			continue
+		}
+		// Once computed, a result goes out whole: the stream refuses to write
+		// under a cancelled context, and dropping it would lose the document.
+		if err := d.srv.client.PublishDiagnostics(context.WithoutCancel(ctx), params); err != nil {
+			d.srv.log.Info("publishDiagnostics", zap.Error(err))
+		}
+	}
+}
+
+// diagnose computes what to publish for u, or false when there is nothing
+// to say (a document that is no patch and never got diagnostics).
+func (d *diagnoser) diagnose(snap *snapshot, u protocol.DocumentURI) (*protocol.PublishDiagnosticsParams, bool) {
+	doc, open := snap.docs[u]
+	a := snap.analyze(u)
+	var diags []protocol.Diagnostic
+	if a != nil {
+		diags = snap.diagnostics(a)
+		d.srv.recordDeps(u, a)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if a == nil {
+		if !d.published[u] {
+			return nil, false
+		}
+		delete(d.published, u)
+		params := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}}
+		if open {
+			params.Version = uint32(doc.version)
+		}
+		return params, true
+	}
+	d.published[u] = true
+	return &protocol.PublishDiagnosticsParams{URI: u, Version: uint32(doc.version), Diagnostics: diags}, true
+}
+
+// diagnostics converts every problem of an analysis; never nil, so that an
+// empty list clears the editor's.
+func (s *snapshot) diagnostics(a *analysis) []protocol.Diagnostic {
+	out := make([]protocol.Diagnostic, 0, len(a.plan.Problems))
+	m := a.doc.mapper
+	for _, p := range a.plan.Problems {
+		if p.Kind == core.KindNoBlocks && !a.doc.isPatch() {
+			continue // prose in Markdown is not a broken patch
+		}
+		diag := protocol.Diagnostic{
+			Range:    toRange(m, s.problemSpan(a, p)),
+			Severity: severity(p.Severity),
+			Code:     string(p.Kind),
+			Source:   "fsrb",
+			Message:  message(p),
+		}
+		if p.Kind == core.KindIncomplete && streaming(a.doc.text, p.Span) {
+			diag.Severity = protocol.DiagnosticSeverityInformation
+			diag.Message = "incomplete block: the answer may still be streaming in (" + p.Message + ")"
+		}
+		diag.RelatedInformation = s.related(a, p)
+		out = append(out, diag)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return less(out[i].Range.Start, out[j].Range.Start) })
+	return out
+}
+
+func less(a, b protocol.Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+}
+
+// streaming: a block cut short with only whitespace after it is a model's
+// answer still arriving, not a mistake (DESIGN.md, language server contract).
+func streaming(text string, sp core.Span) bool {
+	return strings.TrimSpace(text[min(sp.End, len(text)):]) == ""
+}
+
+func severity(s core.Severity) protocol.DiagnosticSeverity {
+	switch s {
+	case core.SeverityWarning:
+		return protocol.DiagnosticSeverityWarning
+	case core.SeverityInfo:
+		return protocol.DiagnosticSeverityInformation
+	}
+	return protocol.DiagnosticSeverityError
+}
+
+func message(p core.Problem) string {
+	msg := p.Message
+	if p.Block > 0 && !strings.Contains(msg, fmt.Sprintf("block #%d", p.Block)) {
+		msg = fmt.Sprintf("block #%d: %s", p.Block, msg)
+	}
+	if p.Hint != "" {
+		msg += "\n" + p.Hint
+	}
+	return msg
+}
+
+// problemSpan puts a problem on the lines it is about: SEARCH for the ones
+// about matching, the path for the ones about the file, the opening marker
+// for a block cut short (its span runs to the end of the text).
+func (s *snapshot) problemSpan(a *analysis, p core.Problem) core.Span {
+	var b *core.Block
+	if p.Block > 0 && p.Block <= len(a.patch.Blocks) {
+		b = &a.patch.Blocks[p.Block-1]
+	}
+	switch {
+	case p.Kind == core.KindNoBlocks:
+		return lineSpan(a.doc.mapper, 0)
+	case b == nil:
+		return p.Span
+	}
+	switch p.Kind {
+	case core.KindNotFound, core.KindAmbiguous, core.KindPartialLine, core.KindAlreadyApplied, core.KindFuzzy:
+		return searchSpan(b)
+	case core.KindMissingFile, core.KindFileExists, core.KindOutsideRoot, core.KindBadPath, core.KindBinary, core.KindReadError:
+		if !b.PathSpan.Empty() {
+			return b.PathSpan
+		}
+		return b.SearchMarker
+	case core.KindIncomplete:
+		return b.SearchMarker
+	}
+	return p.Span
+}
+
+// searchSpan is the SEARCH marker and body, without the body's last line break.
+func searchSpan(b *core.Block) core.Span {
+	sp := core.Span{Start: b.SearchMarker.Start, End: b.SearchMarker.End}
+	if b.SearchBody.End > b.SearchBody.Start {
+		sp.End = b.SearchBody.End - 1 // before the "\n" of the last body line
+	}
+	return sp
+}
+
+func lineSpan(m *core.Mapper, line int) core.Span {
+	return core.Span{Start: m.LineStart(line), End: m.LineEnd(line)}
+}
+
+func toRange(m *core.Mapper, sp core.Span) protocol.Range {
+	a, b := m.Position(sp.Start), m.Position(max(sp.Start, sp.End))
+	return protocol.Range{
+		Start: protocol.Position{Line: uint32(a.Line), Character: uint32(a.Col)},
+		End:   protocol.Position{Line: uint32(b.Line), Character: uint32(b.Col)},
+	}
+}
+
+// lineRange is whole 1-based lines first..last of a target file, ending at
+// the start of the next line so that no text of the file is needed.
+func lineRange(first, last int) protocol.Range {
+	return protocol.Range{
+		Start: protocol.Position{Line: uint32(max(first-1, 0))},
+		End:   protocol.Position{Line: uint32(max(last, first))},
+	}
+}
+
+// related points into the target file: the closest candidate of a block not
+// found, every place of an ambiguous one, the place of an applied one.
+func (s *snapshot) related(a *analysis, p core.Problem) []protocol.DiagnosticRelatedInformation {
+	res, ok := a.result(p.Block)
+	if !ok || res.Path == "" {
+		return nil
+	}
+	u := s.docURI(res.Path)
+	var out []protocol.DiagnosticRelatedInformation
+	switch p.Kind {
+	case core.KindNotFound:
+		for _, c := range p.Candidates {
+			out = append(out, protocol.DiagnosticRelatedInformation{
+				Location: protocol.Location{URI: u, Range: lineRange(c.Line, c.EndLine)},
+				Message:  fmt.Sprintf("closest match, %.0f%% similar: lines %d-%d", c.Similarity*100, c.Line, c.EndLine),
+			})
+		}
+	case core.KindAmbiguous:
+		for i, c := range p.Candidates {
+			out = append(out, protocol.DiagnosticRelatedInformation{
+				Location: protocol.Location{URI: u, Range: lineRange(c.Line, c.EndLine)},
+				Message:  fmt.Sprintf("match %d of %d: line %d: %s", i+1, len(p.Candidates), c.Line, c.Context),
+			})
+		}
+	case core.KindAlreadyApplied, core.KindPartialLine:
+		if p.Line > 0 {
+			out = append(out, protocol.DiagnosticRelatedInformation{
+				Location: protocol.Location{URI: u, Range: lineRange(p.Line, p.Line)},
+				Message:  fmt.Sprintf("line %d", p.Line),
+			})
+		}
+	}
+	return out
+}

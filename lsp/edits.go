@@ -1,0 +1,128 @@
+package lsp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	udiff "github.com/aymanbagabas/go-udiff"
+	"go.lsp.dev/protocol"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+const bom = "\uFEFF"
+
+// errFileOps explains why a client cannot take an edit that creates or
+// deletes files; a partial edit would break the all-or-nothing promise.
+type errFileOps struct{ ops []string }
+
+func (e *errFileOps) Error() string {
+	return fmt.Sprintf("fsrb: this patch has to %s files, and the editor does not accept file operations from a language server "+
+		"(workspace.workspaceEdit.resourceOperations); nothing was changed. Apply it with the command line: fsrb <patch>",
+		strings.Join(e.ops, " and "))
+}
+
+// workspaceEdit turns a plan into ONE edit: versioned TextDocumentEdits with
+// minimal edits, plus CreateFile and DeleteFile, in the order the patch
+// names the files. The server never writes files itself.
+func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*WorkspaceEdit, error) {
+	if plan == nil || len(plan.Files) == 0 {
+		return nil, errors.New("fsrb: the patch changes nothing")
+	}
+	var missing []string
+	needs := func(op, verb string) {
+		if !caps.resourceOps[op] && !contains(missing, verb) {
+			missing = append(missing, verb)
+		}
+	}
+	for _, fc := range plan.Files {
+		switch {
+		case fc.Action == core.ActionCreate && !fc.Existed:
+			needs("create", "create")
+		case fc.Action == core.ActionDelete:
+			needs("delete", "delete")
+		}
+	}
+	if len(missing) > 0 {
+		return nil, &errFileOps{ops: missing}
+	}
+
+	we := &WorkspaceEdit{}
+	for _, fc := range plan.Files {
+		u := s.docURI(fc.Path)
+		var version *int32
+		if d, ok := s.overlay[fc.Path]; ok {
+			v := d.version
+			version = &v
+		}
+		switch {
+		case fc.Action == core.ActionDelete:
+			we.DocumentChanges = append(we.DocumentChanges, DocumentChange{Delete: &DeleteFile{Kind: "delete", URI: u}})
+		case fc.Action == core.ActionCreate && !fc.Existed:
+			we.DocumentChanges = append(we.DocumentChanges,
+				DocumentChange{Create: &CreateFile{Kind: "create", URI: u}},
+				DocumentChange{Edit: &TextDocumentEdit{
+					TextDocument: OptionalVersionedDocument{URI: u},
+					Edits:        []protocol.TextEdit{{NewText: strings.TrimPrefix(string(fc.New), bom)}},
+				}})
+		default:
+			edits := textEdits(string(fc.Old), string(fc.New))
+			if len(edits) == 0 {
+				continue
+			}
+			if !caps.documentChanges {
+				if we.Changes == nil {
+					we.Changes = map[protocol.DocumentURI][]protocol.TextEdit{}
+				}
+				we.Changes[u] = edits
+				continue
+			}
+			we.DocumentChanges = append(we.DocumentChanges, DocumentChange{Edit: &TextDocumentEdit{
+				TextDocument: OptionalVersionedDocument{URI: u, Version: version},
+				Edits:        edits,
+			}})
+		}
+	}
+	return we, nil
+}
+
+// textEdits is the minimal line edits from old to new. Editors hide a BOM,
+// so positions are counted without it (core keeps it on both sides).
+func textEdits(old, new string) []protocol.TextEdit {
+	if strings.HasPrefix(old, bom) && strings.HasPrefix(new, bom) {
+		old, new = old[len(bom):], new[len(bom):]
+	}
+	diff := udiff.Lines(old, new)
+	if len(diff) == 0 {
+		return nil
+	}
+	m := core.NewMapper(old)
+	out := make([]protocol.TextEdit, 0, len(diff))
+	for _, e := range diff {
+		out = append(out, protocol.TextEdit{Range: toRange(m, core.Span{Start: e.Start, End: e.End}), NewText: e.New})
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// documentEdit is an edit of one open document (the patch itself, for quick
+// fixes), in the shape the client accepts.
+func documentEdit(d *document, edits []protocol.TextEdit, caps clientCaps) *WorkspaceEdit {
+	if !caps.documentChanges {
+		return &WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{d.uri: edits}}
+	}
+	v := d.version
+	return &WorkspaceEdit{DocumentChanges: []DocumentChange{{Edit: &TextDocumentEdit{
+		TextDocument: OptionalVersionedDocument{URI: d.uri, Version: &v},
+		Edits:        edits,
+	}}}}
+}

@@ -1,0 +1,171 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// Command names of workspace/executeCommand.
+const (
+	CommandApplyAll   = "fsrb.applyAll"   // args: patch document URI
+	CommandApplyBlock = "fsrb.applyBlock" // args: patch document URI, block number
+)
+
+// KindApplyAll is the code action kind of "Apply all blocks".
+const KindApplyAll protocol.CodeActionKind = "source.applyAll.fsrb"
+
+// clientCaps is what the server needs to know of the client.
+type clientCaps struct {
+	documentChanges   bool
+	resourceOps       map[string]bool
+	failureHandling   string
+	applyEdit         bool
+	workDoneProgress  bool
+	disabledActions   bool // codeAction.disabledSupport
+	watchRegistration bool
+}
+
+func readCaps(c protocol.ClientCapabilities) clientCaps {
+	cc := clientCaps{resourceOps: map[string]bool{}}
+	if w := c.Workspace; w != nil {
+		cc.applyEdit = w.ApplyEdit
+		if we := w.WorkspaceEdit; we != nil {
+			cc.documentChanges = we.DocumentChanges
+			cc.failureHandling = we.FailureHandling
+			for _, op := range we.ResourceOperations {
+				cc.resourceOps[op] = true
+			}
+			// Neovim 0.7 advertises resourceOperations but not
+			// documentChanges, and handles both: a client that can run
+			// resource operations can only receive them in documentChanges.
+			if len(we.ResourceOperations) > 0 {
+				cc.documentChanges = true
+			}
+		}
+		if d := w.DidChangeWatchedFiles; d != nil {
+			cc.watchRegistration = d.DynamicRegistration
+		}
+	}
+	if w := c.Window; w != nil {
+		cc.workDoneProgress = w.WorkDoneProgress
+	}
+	if td := c.TextDocument; td != nil && td.CodeAction != nil {
+		cc.disabledActions = td.CodeAction.DisabledSupport
+	}
+	return cc
+}
+
+// settings are the server's options, from initializationOptions and
+// workspace/didChangeConfiguration.
+type settings struct {
+	// Fuzzy lets blocks without an exact match climb core's tolerant ladder.
+	Fuzzy bool `json:"fuzzy"`
+}
+
+// parseSettings reads {"fuzzy": true} or {"fsrb": {"fuzzy": true}} (VS Code
+// sends a section per extension) over cur.
+func parseSettings(v any, cur settings) (settings, bool) {
+	if v == nil {
+		return cur, false
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return cur, false
+	}
+	var wrapped struct {
+		Fsrb *json.RawMessage `json:"fsrb"`
+	}
+	if json.Unmarshal(data, &wrapped) == nil && wrapped.Fsrb != nil {
+		data = *wrapped.Fsrb
+	}
+	next := cur
+	if err := json.Unmarshal(data, &next); err != nil {
+		return cur, false
+	}
+	return next, true
+}
+
+func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	root := ""
+	switch {
+	case len(params.WorkspaceFolders) > 0:
+		root, _ = filename(protocol.DocumentURI(params.WorkspaceFolders[0].URI))
+	case params.RootURI != "":
+		root, _ = filename(params.RootURI)
+	case params.RootPath != "":
+		root = params.RootPath
+	}
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	v, err := newView(root)
+	if err != nil {
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "fsrb: "+err.Error())
+	}
+	set, _ := parseSettings(params.InitializationOptions, settings{})
+
+	s.mu.Lock()
+	s.caps = readCaps(params.Capabilities)
+	next := s.snap.clone()
+	next.view, next.settings = v, set
+	s.snap = next
+	s.state = stateRunning
+	s.mu.Unlock()
+	s.log.Info("initialize", zap.String("root", v.root), zap.Bool("fuzzy", set.Fuzzy))
+
+	return &protocol.InitializeResult{
+		ServerInfo: &protocol.ServerInfo{Name: "fsrb-lsp", Version: s.opt.Version},
+		Capabilities: protocol.ServerCapabilities{
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{
+				OpenClose: true,
+				Change:    protocol.TextDocumentSyncKindIncremental,
+			},
+			CodeActionProvider: &protocol.CodeActionOptions{
+				CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.RefactorRewrite, KindApplyAll},
+			},
+			CodeLensProvider:       &protocol.CodeLensOptions{},
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandApplyAll, CommandApplyBlock}},
+			HoverProvider:          true,
+			DefinitionProvider:     true,
+			DocumentLinkProvider:   &protocol.DocumentLinkOptions{},
+			DocumentSymbolProvider: true,
+			FoldingRangeProvider:   true,
+		},
+	}, nil
+}
+
+func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
+	if !s.capabilities().watchRegistration {
+		return nil
+	}
+	// A request to the client must not hold up the handlers behind this
+	// one, so it goes out on its own.
+	go func() {
+		reg := protocol.RegistrationParams{Registrations: []protocol.Registration{{
+			ID:     "fsrb-watch",
+			Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
+			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
+				Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/*"}},
+			},
+		}}}
+		if _, err := s.conn.Call(context.WithoutCancel(ctx), protocol.MethodClientRegisterCapability, &reg, nil); err != nil {
+			s.log.Info("watching files not registered", zap.Error(err))
+		}
+	}()
+	return nil
+}
+
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.mu.Unlock()
+	return nil
+}
+
+// Exit is answered by the gate (handler.go), which signals the process.
+func (s *Server) Exit(ctx context.Context) error { return nil }

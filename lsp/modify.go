@@ -1,0 +1,137 @@
+package lsp
+
+import (
+	"fmt"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+type modKind int
+
+const (
+	modOpen     modKind = iota // textDocument/didOpen
+	modChange                  // textDocument/didChange
+	modClose                   // textDocument/didClose
+	modFiles                   // workspace/didChangeWatchedFiles: files changed on disk
+	modSettings                // workspace/didChangeConfiguration
+)
+
+// modification is one editor event. Every event goes through modify, the
+// one function that makes the next snapshot and decides what to re-validate.
+type modification struct {
+	kind     modKind
+	uri      protocol.DocumentURI
+	lang     string
+	version  int32
+	text     string                 // modOpen
+	changes  []contentChange        // modChange
+	files    []protocol.DocumentURI // modFiles
+	settings settings               // modSettings
+}
+
+func (s *Server) modify(m modification) error {
+	s.mu.Lock()
+	old := s.snap
+	next := old.clone()
+	var changed []string // keys of files whose content changed
+	affected := map[protocol.DocumentURI]bool{}
+	switch m.kind {
+	case modOpen:
+		d := &document{uri: m.uri, key: next.view.key(m.uri), lang: m.lang, version: m.version, text: m.text, mapper: core.NewMapper(m.text)}
+		next.put(d)
+		changed = append(changed, d.key)
+		affected[m.uri] = true
+	case modChange:
+		d, ok := old.docs[m.uri]
+		if !ok {
+			s.mu.Unlock()
+			return fmt.Errorf("fsrb: change to %s, which is not open", m.uri)
+		}
+		if m.version <= d.version {
+			s.mu.Unlock()
+			s.log.Info("stale change ignored", zap.String("uri", string(m.uri)), zap.Int32("version", m.version), zap.Int32("have", d.version))
+			return nil
+		}
+		nd := *d
+		nd.version = m.version
+		nd.text, nd.mapper = applyChanges(d.text, d.mapper, m.changes)
+		next.put(&nd)
+		changed = append(changed, d.key)
+		affected[m.uri] = true
+	case modClose:
+		if d, ok := old.docs[m.uri]; ok {
+			delete(next.docs, m.uri)
+			if next.overlay[d.key] == d {
+				delete(next.overlay, d.key)
+			}
+			changed = append(changed, d.key)
+			affected[m.uri] = true // the diagnoser clears what it published
+			delete(s.deps, m.uri)
+		}
+	case modFiles:
+		for _, u := range m.files {
+			if k := next.view.key(u); k != "" {
+				changed = append(changed, k)
+			}
+		}
+	case modSettings:
+		next.settings = m.settings
+		for u := range next.docs {
+			affected[u] = true
+		}
+	}
+	for _, k := range changed {
+		if k == "" {
+			continue
+		}
+		for u, d := range next.docs {
+			deps, known := s.deps[u]
+			if (d.isPatch() || d.isMarkdown()) && (!known || deps[k]) {
+				affected[u] = true
+			}
+		}
+	}
+	s.snap = next
+	s.mu.Unlock()
+	s.diag.schedule(next, affected)
+	return nil
+}
+
+func (s *snapshot) put(d *document) {
+	s.docs[d.uri] = d
+	if d.key != "" {
+		s.overlay[d.key] = d
+	}
+}
+
+// applyChanges applies LSP content changes in order: each range is in
+// UTF-16 positions of the text as the changes before it left it. A change
+// without a range replaces the whole text.
+func applyChanges(text string, m *core.Mapper, changes []contentChange) (string, *core.Mapper) {
+	for _, c := range changes {
+		if c.Range == nil {
+			text = c.Text
+		} else {
+			start := m.Offset(int(c.Range.Start.Line), int(c.Range.Start.Character))
+			end := m.Offset(int(c.Range.End.Line), int(c.Range.End.Character))
+			if end < start {
+				start, end = end, start
+			}
+			text = text[:start] + c.Text + text[end:]
+		}
+		m = core.NewMapper(text)
+	}
+	return text, m
+}
+
+// recordDeps remembers which files a patch's latest analysis named.
+func (s *Server) recordDeps(u protocol.DocumentURI, a *analysis) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, open := s.snap.docs[u]; open {
+		s.deps[u] = a.deps
+	}
+}

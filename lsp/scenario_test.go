@@ -1,0 +1,447 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"golang.org/x/tools/txtar"
+
+	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/core/commit"
+	"github.com/fsrb/fsrb/lsp"
+)
+
+// TestScenarios runs testdata/lsp/*.txtar. The first file of an archive is
+// the patch document the editor opens; other plain files make up the
+// workspace. Sections whose names start with "@" hold expectations:
+//
+//	@caps          client capabilities (JSON; default: VS Code's)
+//	@settings      initializationOptions (JSON)
+//	@diagnostics   one line per diagnostic, in the style of gopls' marker
+//	               tests — located by substring, never by line:column:
+//	                 <severity> <code> "<substring of the patch>" [related <file> "<substring of file>"]...
+//	               the diagnostic's range holds the substring's start, a related
+//	               range the last line of its substring; every diagnostic must
+//	               be claimed by a line and every line used
+//	@applyall      "offered", "none" or "disabled"; when offered, the edit is
+//	               applied as an editor would and must give exactly the bytes of
+//	               core's plan (what the CLI writes)
+//	@out/<file>    the content of <file> after "Apply all blocks"
+//	@gone/<file>   <file> is deleted by "Apply all blocks"
+//	@fixed         the patch after its one quick fix; it then validates
+//	@lenses        substrings of the code lens titles, in order
+func TestScenarios(t *testing.T) {
+	paths, err := filepath.Glob("../testdata/lsp/*.txtar")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scenarios: %v", err)
+	}
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			t.Parallel()
+			runScenario(t, path)
+		})
+	}
+}
+
+type scenario struct {
+	root      string
+	patchName string
+	patchText string
+	files     map[string]string // the workspace as written, patch included
+	sections  map[string]string
+}
+
+func loadScenario(t *testing.T, path string) *scenario {
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := &scenario{root: root, files: map[string]string{}, sections: map[string]string{}}
+	for _, f := range ar.Files {
+		if strings.HasPrefix(f.Name, "@") {
+			sc.sections[f.Name] = string(f.Data)
+			continue
+		}
+		if sc.patchName == "" {
+			sc.patchName, sc.patchText = f.Name, string(f.Data)
+		}
+		sc.files[f.Name] = string(f.Data)
+		full := filepath.Join(root, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sc
+}
+
+func runScenario(t *testing.T, path string) {
+	sc := loadScenario(t, path)
+	c := startClient(t, sc.root)
+	caps := vscodeCaps
+	if s, ok := sc.sections["@caps"]; ok {
+		caps = s
+	}
+	var options any
+	if s, ok := sc.sections["@settings"]; ok {
+		options = json.RawMessage(s)
+	}
+	c.initialize(caps, options)
+	u := c.open(sc.patchName, &sc.patchText)
+	diags := c.waitDiagnostics(u, 1)
+
+	checkDiagnostics(t, sc, c, diags)
+	if want, ok := sc.sections["@applyall"]; ok {
+		checkApplyAll(t, sc, c, u, strings.TrimSpace(want), options != nil && strings.Contains(string(options.(json.RawMessage)), `"fuzzy": true`))
+	}
+	if want, ok := sc.sections["@fixed"]; ok {
+		checkQuickFix(t, sc, c, u, want)
+	}
+	if want, ok := sc.sections["@lenses"]; ok {
+		checkLenses(t, c, u, want)
+	}
+	smoke(t, c, u, sc.patchText)
+}
+
+var severities = map[string]protocol.DiagnosticSeverity{
+	"error": protocol.DiagnosticSeverityError, "warning": protocol.DiagnosticSeverityWarning,
+	"info": protocol.DiagnosticSeverityInformation, "hint": protocol.DiagnosticSeverityHint,
+}
+
+func checkDiagnostics(t *testing.T, sc *scenario, c *testClient, diags []protocol.Diagnostic) {
+	t.Helper()
+	claimed := make([]bool, len(diags))
+	for _, line := range strings.Split(sc.sections["@diagnostics"], "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		words := splitQuoted(t, line)
+		if len(words) < 3 {
+			t.Fatalf("bad @diagnostics line %q", line)
+		}
+		sev, code, sub := severities[words[0]], words[1], words[2]
+		at := strings.Index(sc.patchText, sub)
+		if at < 0 {
+			t.Fatalf("@diagnostics: %q is not in the patch", sub)
+		}
+		var related [][2]string
+		for rest := words[3:]; len(rest) > 0; rest = rest[3:] {
+			if len(rest) < 3 || rest[0] != "related" {
+				t.Fatalf("bad related clause in %q", line)
+			}
+			related = append(related, [2]string{rest[1], rest[2]})
+		}
+		found := false
+		for i, d := range diags {
+			if claimed[i] || d.Severity != sev || d.Code != code || !covers(sc.patchText, d.Range, at) {
+				continue
+			}
+			if d.Source != "fsrb" {
+				t.Errorf("diagnostic %q has source %q", code, d.Source)
+			}
+			checkRelated(t, sc, c, d, related)
+			claimed[i], found = true, true
+			break
+		}
+		if !found {
+			t.Errorf("no %s %s diagnostic at %q; got:\n%s", words[0], code, sub, describe(sc.patchText, diags))
+		}
+	}
+	for i, d := range diags {
+		if !claimed[i] {
+			t.Errorf("unexpected diagnostic %s %v at %q: %s", severityName(d.Severity), d.Code, excerpt(sc.patchText, d.Range), d.Message)
+		}
+	}
+}
+
+func checkRelated(t *testing.T, sc *scenario, c *testClient, d protocol.Diagnostic, want [][2]string) {
+	t.Helper()
+	if len(d.RelatedInformation) != len(want) {
+		t.Errorf("%v: %d related locations, want %d: %+v", d.Code, len(d.RelatedInformation), len(want), d.RelatedInformation)
+		return
+	}
+	for i, w := range want {
+		ri := d.RelatedInformation[i]
+		text, ok := sc.files[w[0]]
+		if !ok {
+			t.Fatalf("related: no file %s", w[0])
+		}
+		at := strings.Index(text, w[1])
+		if at < 0 {
+			t.Fatalf("related: %q is not in %s", w[1], w[0])
+		}
+		line := uint32(positionOf(text, at+len(w[1])).Line) // the substring's last line
+		if ri.Location.URI != c.uri(w[0]) || line < ri.Location.Range.Start.Line || line >= max(ri.Location.Range.End.Line, ri.Location.Range.Start.Line+1) {
+			t.Errorf("%v: related location %d is %s %+v, want %s around %q", d.Code, i, ri.Location.URI, ri.Location.Range, w[0], w[1])
+		}
+	}
+}
+
+func covers(text string, r protocol.Range, at int) bool {
+	start, end := offsetOf(text, r.Start), offsetOf(text, r.End)
+	return start <= at && (at < end || at == start)
+}
+
+func checkApplyAll(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI, want string, fuzzy bool) {
+	t.Helper()
+	actions := c.codeActions(u, protocol.Range{}, protocol.Source)
+	var all []lsp.CodeAction
+	for _, a := range actions {
+		if a.Kind == lsp.KindApplyAll {
+			all = append(all, a)
+		}
+	}
+	switch want {
+	case "none":
+		if len(all) != 0 {
+			t.Errorf("Apply all blocks offered: %+v", all)
+		}
+		return
+	case "disabled":
+		if len(all) != 1 || all[0].Disabled == nil || all[0].Edit != nil {
+			t.Errorf("want one disabled Apply all blocks with no edit, got %+v", all)
+		}
+		return
+	case "offered":
+	default:
+		t.Fatalf("bad @applyall %q", want)
+	}
+	if len(all) != 1 || all[0].Edit == nil {
+		t.Fatalf("want one Apply all blocks with an edit, got %+v", all)
+	}
+	// The same action is offered as a plain refactoring.
+	rewrite := 0
+	for _, a := range c.codeActions(u, protocol.Range{}, protocol.Refactor) {
+		if strings.HasPrefix(a.Title, "Apply all blocks") {
+			rewrite++
+		}
+	}
+	if rewrite != 1 {
+		t.Errorf("Apply all blocks offered %d times as refactor.rewrite", rewrite)
+	}
+
+	ed := &editor{root: sc.root, files: map[string]string{}}
+	for k, v := range sc.files {
+		ed.files[k] = v
+	}
+	if err := ed.apply(all[0].Edit); err != nil {
+		t.Fatalf("applying the edit: %v", err)
+	}
+
+	// What the CLI writes: core's plan over the disk.
+	disk, err := commit.NewDisk(sc.root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slashRoot := filepath.ToSlash(disk.Root)
+	patch := core.Parse(sc.patchText, core.ParseOptions{Exists: func(name string) bool {
+		clean, err := core.CleanPath(slashRoot, name)
+		if err != nil {
+			return false
+		}
+		_, err = disk.ReadFile(clean)
+		return err == nil
+	}})
+	plan := core.Validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: fuzzy})
+	if !plan.OK() {
+		t.Fatalf("core refuses the patch: %v", plan.Problems)
+	}
+	expect := map[string]*string{}
+	for k, v := range sc.files {
+		expect[k] = &v
+	}
+	for _, fc := range plan.Files {
+		if fc.Action == core.ActionDelete {
+			expect[fc.Path] = nil
+		} else {
+			s := string(fc.New)
+			expect[fc.Path] = &s
+		}
+	}
+	for k, v := range expect {
+		got, ok := ed.files[k]
+		switch {
+		case v == nil && ok:
+			t.Errorf("%s: not deleted", k)
+		case v != nil && !ok:
+			t.Errorf("%s: deleted", k)
+		case v != nil && got != *v:
+			t.Errorf("%s: the editor's result differs from core's plan\n got: %q\nwant: %q", k, got, *v)
+		}
+	}
+	for k := range ed.files {
+		if _, ok := expect[k]; !ok {
+			t.Errorf("%s: created but not in the plan", k)
+		}
+	}
+	for name, body := range sc.sections {
+		if k, ok := strings.CutPrefix(name, "@out/"); ok {
+			if got, exists := ed.files[k]; !exists || got != body {
+				t.Errorf("%s after Apply all blocks:\n got: %q\nwant: %q", k, got, body)
+			}
+		}
+		if k, ok := strings.CutPrefix(name, "@gone/"); ok {
+			if _, exists := ed.files[k]; exists {
+				t.Errorf("%s: not deleted", k)
+			}
+		}
+	}
+}
+
+func checkQuickFix(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI, want string) {
+	t.Helper()
+	end := positionOf(sc.patchText, len(sc.patchText))
+	var fixes []lsp.CodeAction
+	for _, a := range c.codeActions(u, protocol.Range{End: end}, protocol.QuickFix) {
+		if a.Kind == protocol.QuickFix {
+			fixes = append(fixes, a)
+		}
+	}
+	if len(fixes) != 1 || fixes[0].Edit == nil {
+		t.Fatalf("want one quick fix with an edit, got %+v", fixes)
+	}
+	ed := &editor{root: sc.root, files: map[string]string{sc.patchName: sc.patchText}}
+	if err := ed.apply(fixes[0].Edit); err != nil {
+		t.Fatal(err)
+	}
+	got := ed.files[sc.patchName]
+	if got != want {
+		t.Fatalf("patch after the quick fix:\n got: %q\nwant: %q", got, want)
+	}
+	// Sent as a change without a range: the whole text.
+	if err := c.notify(protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": u, "version": 2},
+		"contentChanges": []any{map[string]any{"text": got}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range c.waitDiagnostics(u, 2) {
+		if d.Severity == protocol.DiagnosticSeverityError {
+			t.Errorf("after the quick fix: %v %s", d.Code, d.Message)
+		}
+	}
+}
+
+func checkLenses(t *testing.T, c *testClient, u protocol.DocumentURI, want string) {
+	t.Helper()
+	var lenses []protocol.CodeLens
+	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses); err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, l := range lenses {
+		titles = append(titles, l.Command.Title)
+	}
+	i := 0
+	for _, w := range strings.Split(strings.TrimSpace(want), "\n") {
+		for i < len(titles) && !strings.Contains(titles[i], w) {
+			i++
+		}
+		if i == len(titles) {
+			t.Errorf("no lens %q in order in %q", w, titles)
+			return
+		}
+		i++
+	}
+}
+
+// smoke runs the read-only features on every block: they must answer
+// without an error.
+func smoke(t *testing.T, c *testClient, u protocol.DocumentURI, text string) {
+	t.Helper()
+	td := protocol.TextDocumentIdentifier{URI: u}
+	var syms []json.RawMessage
+	var folds []protocol.FoldingRange
+	var links []protocol.DocumentLink
+	for _, call := range []struct {
+		method string
+		params any
+		result any
+	}{
+		{protocol.MethodTextDocumentDocumentSymbol, &protocol.DocumentSymbolParams{TextDocument: td}, &syms},
+		{protocol.MethodTextDocumentFoldingRange, &protocol.FoldingRangeParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td}}, &folds},
+		{protocol.MethodTextDocumentDocumentLink, &protocol.DocumentLinkParams{TextDocument: td}, &links},
+	} {
+		if err := c.call(call.method, call.params, call.result); err != nil {
+			t.Errorf("%s: %v", call.method, err)
+		}
+	}
+	for i := strings.Index(text, "SEARCH"); i >= 0; {
+		pos := positionOf(text, i)
+		var hover json.RawMessage
+		if err := c.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td, Position: pos}}, &hover); err != nil {
+			t.Errorf("hover: %v", err)
+		}
+		var locs []protocol.Location
+		if err := c.call(protocol.MethodTextDocumentDefinition, &protocol.DefinitionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td, Position: pos}}, &locs); err != nil {
+			t.Errorf("definition: %v", err)
+		}
+		j := strings.Index(text[i+1:], "SEARCH")
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+}
+
+// splitQuoted splits a line into words, Go-quoted strings counting as one.
+func splitQuoted(t *testing.T, line string) []string {
+	var out []string
+	for line = strings.TrimSpace(line); line != ""; line = strings.TrimSpace(line) {
+		if line[0] == '"' {
+			q, err := strconv.QuotedPrefix(line)
+			if err != nil {
+				t.Fatalf("bad quoted string in %q: %v", line, err)
+			}
+			s, _ := strconv.Unquote(q)
+			out = append(out, s)
+			line = line[len(q):]
+			continue
+		}
+		i := strings.IndexAny(line, " \t")
+		if i < 0 {
+			i = len(line)
+		}
+		out = append(out, line[:i])
+		line = line[i:]
+	}
+	return out
+}
+
+func severityName(s protocol.DiagnosticSeverity) string {
+	for k, v := range severities {
+		if v == s {
+			return k
+		}
+	}
+	return "?"
+}
+
+func excerpt(text string, r protocol.Range) string {
+	s, e := offsetOf(text, r.Start), offsetOf(text, r.End)
+	if e-s > 40 {
+		e = s + 40
+	}
+	return text[s:e]
+}
+
+func describe(text string, diags []protocol.Diagnostic) string {
+	var b strings.Builder
+	for _, d := range diags {
+		fmt.Fprintf(&b, "  %s %v at %q: %s\n", severityName(d.Severity), d.Code, excerpt(text, d.Range), d.Message)
+	}
+	return b.String()
+}

@@ -1,0 +1,144 @@
+package lsp
+
+import (
+	"context"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+)
+
+// DefaultDebounce is how long diagnostics wait for a burst of typing to end.
+const DefaultDebounce = 75 * time.Millisecond
+
+// Options configures a server.
+type Options struct {
+	// Logger receives the server's logs; nil discards them. It must never
+	// write to the protocol's stdout.
+	Logger *zap.Logger
+	// Debounce delays diagnostics after a change; 0 runs them at once
+	// (tests). Use DefaultDebounce in editors.
+	Debounce time.Duration
+	// Version is reported in serverInfo.
+	Version string
+}
+
+// Session is a running server on one connection.
+type Session struct {
+	conn jsonrpc2.Conn
+	srv  *Server
+}
+
+// Done is closed when the connection ends.
+func (s *Session) Done() <-chan struct{} { return s.conn.Done() }
+
+// Exit delivers the exit code once the client sends "exit": 0 after a
+// shutdown request, 1 otherwise (LSP's rule). Ending the process is the
+// caller's job: closing the connection does not do it.
+func (s *Session) Exit() <-chan int { return s.srv.exit }
+
+// Close closes the connection.
+func (s *Session) Close() error { return s.conn.Close() }
+
+// Serve starts a server on rwc (stdio in the editor, a pipe in tests) and
+// returns at once.
+func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) *Session {
+	if opt.Logger == nil {
+		opt.Logger = zap.NewNop()
+	}
+	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	srv := newServer(conn, opt)
+	// Diagnostics stop with the connection; requests already read still
+	// run to their reply.
+	diagCtx, cancel := context.WithCancel(ctx)
+	go func() {
+		<-conn.Done()
+		cancel()
+	}()
+	srv.diag.start(diagCtx)
+	conn.Go(ctx, srv.handler())
+	return &Session{conn: conn, srv: srv}
+}
+
+type lifecycle int
+
+const (
+	stateNew lifecycle = iota
+	stateRunning
+	stateShutdown
+)
+
+// Server holds the state of one session. Handlers run one at a time, in
+// order (jsonrpc2.AsyncHandler); diagnostics run beside them on snapshots.
+type Server struct {
+	unimplemented
+
+	conn   jsonrpc2.Conn
+	client protocol.Client
+	log    *zap.Logger
+	opt    Options
+	diag   *diagnoser
+	route  jsonrpc2.Handler // protocol.ServerHandler over s
+
+	exitOnce sync.Once
+	exit     chan int
+	replying atomic.Int32 // requests not yet replied to
+
+	mu    sync.Mutex
+	state lifecycle
+	caps  clientCaps
+	snap  *snapshot
+	// deps holds, per patch document, the target files its last analysis
+	// named, so that a change to one of them re-validates only the patches
+	// that name it.
+	deps map[protocol.DocumentURI]map[string]bool
+}
+
+var _ protocol.Server = (*Server)(nil)
+
+func newServer(conn jsonrpc2.Conn, opt Options) *Server {
+	s := &Server{
+		conn: conn,
+		// The library's own logging stays quiet: handler.go logs every call.
+		client: protocol.ClientDispatcher(conn, zap.NewNop()),
+		log:    opt.Logger,
+		opt:    opt,
+		exit:   make(chan int, 1),
+		snap:   emptySnapshot(),
+		deps:   map[protocol.DocumentURI]map[string]bool{},
+	}
+	s.diag = newDiagnoser(s, opt.Debounce)
+	s.route = protocol.ServerHandler(s, nil)
+	return s
+}
+
+func (s *Server) lifecycle() lifecycle {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// snapshot returns the current state of the workspace.
+func (s *Server) snapshot() *snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snap
+}
+
+func (s *Server) capabilities() clientCaps {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}
+
+func (s *Server) signalExit() {
+	code := 1
+	if s.lifecycle() == stateShutdown {
+		code = 0
+	}
+	s.exitOnce.Do(func() { s.exit <- code })
+}

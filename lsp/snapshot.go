@@ -1,0 +1,175 @@
+package lsp
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/core/commit"
+)
+
+// view is the workspace a session serves: one root, read through the disk.
+type view struct {
+	root      string // absolute, links resolved (commit.Disk.Root)
+	slashRoot string
+	disk      *commit.Disk
+}
+
+func newView(root string) (*view, error) {
+	disk, err := commit.NewDisk(root)
+	if err != nil {
+		return nil, err
+	}
+	return &view{root: disk.Root, slashRoot: filepath.ToSlash(disk.Root), disk: disk}, nil
+}
+
+// key is the real path, relative to the root, of the file a URI names; ""
+// for a document outside the workspace (or not a file).
+func (v *view) key(u protocol.DocumentURI) string {
+	if v == nil {
+		return ""
+	}
+	name, ok := filename(u)
+	if !ok {
+		return ""
+	}
+	rel, err := filepath.Rel(v.root, name)
+	if err != nil || !filepath.IsLocal(rel) {
+		// The editor may name the file through a link to the root (/tmp on
+		// macOS); the root itself has its links resolved.
+		dir, err := filepath.EvalSymlinks(filepath.Dir(name))
+		if err != nil {
+			return ""
+		}
+		rel, err = filepath.Rel(v.root, filepath.Join(dir, filepath.Base(name)))
+		if err != nil || !filepath.IsLocal(rel) {
+			return ""
+		}
+	}
+	slash := filepath.ToSlash(rel)
+	if real, err := v.disk.RealPath(slash); err == nil {
+		return real
+	}
+	return slash
+}
+
+// uri is the URI of a path relative to the root.
+func (v *view) uri(key string) protocol.DocumentURI {
+	return fileURI(filepath.Join(v.root, filepath.FromSlash(key)))
+}
+
+// document is an open editor buffer, immutable: a change makes a new one.
+type document struct {
+	uri     protocol.DocumentURI
+	key     string // see view.key
+	lang    string
+	version int32
+	text    string
+	mapper  *core.Mapper
+}
+
+func (d *document) isPatch() bool {
+	return d.lang == "fsrb" || hasExt(d.uri, ".fsrb")
+}
+
+// isMarkdown: a chat answer saved as Markdown is a patch when it holds blocks.
+func (d *document) isMarkdown() bool {
+	return d.lang == "markdown" || hasExt(d.uri, ".md", ".markdown")
+}
+
+// snapshot is the immutable state of the workspace at one moment: the open
+// buffers over the disk. It implements core.FS, so the engine reads a
+// buffer's unsaved text where the editor has one and the disk elsewhere —
+// the same core as the CLI, another source.
+type snapshot struct {
+	view     *view
+	settings settings
+	docs     map[protocol.DocumentURI]*document
+	overlay  map[string]*document // open buffers by key
+
+	mu       sync.Mutex
+	analyses map[protocol.DocumentURI]*analysisOnce
+}
+
+var _ core.FS = (*snapshot)(nil)
+
+func emptySnapshot() *snapshot {
+	return &snapshot{
+		docs:     map[protocol.DocumentURI]*document{},
+		overlay:  map[string]*document{},
+		analyses: map[protocol.DocumentURI]*analysisOnce{},
+	}
+}
+
+// clone copies the maps a modification changes; analyses start afresh.
+func (s *snapshot) clone() *snapshot {
+	c := emptySnapshot()
+	c.view, c.settings = s.view, s.settings
+	for k, v := range s.docs {
+		c.docs[k] = v
+	}
+	for k, v := range s.overlay {
+		c.overlay[k] = v
+	}
+	return c
+}
+
+var errNoWorkspace = errors.New("no workspace folder")
+
+// ReadFile implements core.FS: the open buffer first, the disk second.
+func (s *snapshot) ReadFile(name string) ([]byte, error) {
+	if d, ok := s.overlay[name]; ok {
+		return []byte(d.text), nil
+	}
+	if s.view == nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: errNoWorkspace}
+	}
+	return s.view.disk.ReadFile(name)
+}
+
+// RealPath implements core.FS. Links are a property of the disk; an open
+// buffer for a file not saved yet resolves through its parent like any
+// missing file.
+func (s *snapshot) RealPath(name string) (string, error) {
+	if s.view == nil {
+		return "", &fs.PathError{Op: "resolve", Path: name, Err: errNoWorkspace}
+	}
+	return s.view.disk.RealPath(name)
+}
+
+// exists tells the parser whether a bare name such as "Makefile" is a file.
+func (s *snapshot) exists(name string) bool {
+	if s.view == nil {
+		return false
+	}
+	clean, err := core.CleanPath(s.view.slashRoot, name)
+	if err != nil {
+		return false
+	}
+	_, err = s.ReadFile(clean)
+	return err == nil
+}
+
+// text returns the content of a file as the editor sees it: an open
+// buffer's text, or the disk's bytes without a BOM (editors hide it).
+func (s *snapshot) text(key string) (string, bool) {
+	data, err := s.ReadFile(key)
+	if err != nil {
+		return "", false
+	}
+	return string(bytes.TrimPrefix(data, []byte("\uFEFF"))), true
+}
+
+// docURI is the URI under which the editor knows a target file: the open
+// buffer's own URI when there is one, so that the editor matches it.
+func (s *snapshot) docURI(key string) protocol.DocumentURI {
+	if d, ok := s.overlay[key]; ok {
+		return d.uri
+	}
+	return s.view.uri(key)
+}

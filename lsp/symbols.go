@@ -1,0 +1,50 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// DocumentSymbol lists the files a patch edits, each with its blocks.
+func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSymbolParams) ([]any, error) {
+	a := s.snapshot().analyze(params.TextDocument.URI)
+	out := []any{}
+	if a == nil {
+		return out, nil
+	}
+	m := a.doc.mapper
+	var files []*protocol.DocumentSymbol
+	byPath := map[string]*protocol.DocumentSymbol{}
+	spans := map[string]core.Span{}
+	for _, b := range a.patch.Blocks {
+		f, ok := byPath[b.Path]
+		if !ok {
+			sel := b.PathSpan
+			if sel.Empty() {
+				sel = b.SearchMarker
+			}
+			f = &protocol.DocumentSymbol{Name: b.Path, Kind: protocol.SymbolKindFile, SelectionRange: toRange(m, sel)}
+			byPath[b.Path] = f
+			files = append(files, f)
+			spans[b.Path] = b.Span
+		}
+		sp := spans[b.Path]
+		spans[b.Path] = core.Span{Start: min(sp.Start, b.Span.Start), End: max(sp.End, b.Span.End)}
+		f.Children = append(f.Children, protocol.DocumentSymbol{
+			Name:           fmt.Sprintf("#%d %s", b.Number, b.Op),
+			Detail:         a.status(b.Number),
+			Kind:           protocol.SymbolKindEvent,
+			Range:          toRange(m, b.Span),
+			SelectionRange: toRange(m, b.SearchMarker),
+		})
+	}
+	for _, f := range files {
+		f.Range = toRange(m, spans[f.Name])
+		out = append(out, *f)
+	}
+	return out, nil
+}

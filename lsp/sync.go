@@ -1,0 +1,45 @@
+package lsp
+
+import (
+	"context"
+
+	"go.lsp.dev/protocol"
+)
+
+func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocumentParams) error {
+	td := params.TextDocument
+	return s.modify(modification{kind: modOpen, uri: td.URI, lang: string(td.LanguageID), version: td.Version, text: td.Text})
+}
+
+// didChange is reached through handler.go's interception (wire.go).
+func (s *Server) didChange(ctx context.Context, params *didChangeParams) error {
+	return s.modify(modification{kind: modChange, uri: params.TextDocument.URI, version: params.TextDocument.Version, changes: params.ContentChanges})
+}
+
+func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
+	return s.modify(modification{kind: modClose, uri: params.TextDocument.URI})
+}
+
+// DidSave changes nothing: the buffer already held what is now on disk.
+func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
+	return nil
+}
+
+func (s *Server) DidChangeWatchedFiles(ctx context.Context, params *protocol.DidChangeWatchedFilesParams) error {
+	m := modification{kind: modFiles}
+	for _, c := range params.Changes {
+		if c != nil {
+			m.files = append(m.files, protocol.DocumentURI(c.URI))
+		}
+	}
+	return s.modify(m)
+}
+
+func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.DidChangeConfigurationParams) error {
+	cur := s.snapshot().settings
+	next, ok := parseSettings(params.Settings, cur)
+	if !ok {
+		return nil
+	}
+	return s.modify(modification{kind: modSettings, settings: next})
+}
