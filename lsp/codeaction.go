@@ -29,6 +29,7 @@ var producers = []struct {
 	fn   func(r *actionRequest) ([]CodeAction, error)
 }{
 	{protocol.QuickFix, replaceSearchFixes},
+	{protocol.QuickFix, headerFixes},
 	{KindApplyAll, func(r *actionRequest) ([]CodeAction, error) { return applyAll(r, KindApplyAll) }},
 	{protocol.RefactorRewrite, func(r *actionRequest) ([]CodeAction, error) { return applyAll(r, protocol.RefactorRewrite) }},
 	{protocol.RefactorRewrite, applyBlocks},
@@ -180,6 +181,47 @@ func sameModuloLooks(a, b string) bool {
 	}
 	return a != b && strip(a) == strip(b)
 }
+
+// headerFixes: a block with no path above it (aider's rule reuses the
+// previous block's file) gets that path written in, above its fence if it
+// has one, so that the patch says what it does (DESIGN.md "Fine print").
+func headerFixes(r *actionRequest) ([]CodeAction, error) {
+	var out []CodeAction
+	m := r.a.doc.mapper
+	for _, p := range r.a.patch.Problems {
+		if p.Kind != core.KindInheritedPath || p.Block < 1 || p.Block > len(r.a.patch.Blocks) {
+			continue
+		}
+		b := r.a.patch.Blocks[p.Block-1]
+		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
+			continue
+		}
+		line := m.Position(b.SearchMarker.Start).Line
+		for line > 0 && fenceLine.MatchString(m.Text()[m.LineStart(line-1):m.LineEnd(line-1)]) {
+			line--
+		}
+		eol := "\n"
+		if strings.Contains(r.a.doc.text, "\r\n") {
+			eol = "\r\n"
+		}
+		at := toRange(m, core.Span{Start: m.LineStart(line), End: m.LineStart(line)})
+		act := CodeAction{
+			Title: fmt.Sprintf("Write the path %s above block #%d", b.Path, b.Number),
+			Kind:  protocol.QuickFix,
+			Edit:  documentEdit(r.a.doc, []protocol.TextEdit{{Range: at, NewText: b.Path + eol}}, r.caps),
+		}
+		for _, d := range r.params.Context.Diagnostics {
+			if d.Code == string(core.KindInheritedPath) && d.Source == "fsrb" {
+				act.Diagnostics = append(act.Diagnostics, d)
+			}
+		}
+		out = append(out, act)
+	}
+	return out, nil
+}
+
+// fenceLine is an opening code fence: backticks, or one of aider's tags.
+var fenceLine = regexp.MustCompile("^\\s*(`{3,}[^`]*|<(source|code|pre|codeblock|sourcecode)>\\S*)\\s*$")
 
 var delimiterLine = regexp.MustCompile(`^\s*\\*(<{5,9}\s*(SEARCH|NEW_FILE)|={5,9}|>{5,9}\s*(REPLACE|NEW_FILE)|-{3,}\s*SEARCH|\+{3,}\s*REPLACE)\s*$`)
 
