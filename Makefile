@@ -5,7 +5,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build install demo test fmt-check vet gotest bench clean
+.PHONY: all build install demo test fmt-check vet gotest bench clean vsix e2e e2e-nvim e2e-vscode
 
 all: build
 
@@ -42,3 +42,17 @@ bench:
 
 clean:
 	$(GO) clean ./...
+
+# Editor integrations (editors/README.md). `bash editors/e2e/setup.sh` installs
+# what these need (Debian packages, and code-server + Node 24 + playwright-core
+# cached in ~/.cache/fsrb-e2e), idempotently.
+vsix:
+	cd editors/vscode && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; } && npm run package
+
+e2e: e2e-nvim e2e-vscode
+
+e2e-nvim:
+	bash editors/e2e/nvim.sh
+
+e2e-vscode: vsix
+	bash editors/e2e/vscode.sh editors/vscode/fsrb.vsix

@@ -9,6 +9,10 @@ const (
 	OpModify Op = "modify" // SEARCH/REPLACE on an existing file
 	OpCreate Op = "create" // empty SEARCH, or a NEW_FILE block: the whole new content
 	OpShell  Op = "shell"  // a shell command block of a chat answer: listed, never run
+
+	// Operations of the apply-patch and unified diff dialects.
+	OpDeleteFile Op = "delete-file" // *** Delete File: the file must exist; it is removed
+	OpMove       Op = "move"        // *** Move to: the file (as edited so far) takes the new path
 )
 
 // Dialect names the notation a block was written in (DESIGN.md "Dialects").
@@ -18,7 +22,28 @@ const (
 	DialectSearchReplace Dialect = "search-replace" // fsrb / aider "diff": path line, then markers
 	DialectFenced        Dialect = "diff-fenced"    // aider "diff-fenced": path inside the fence
 	DialectNewFile       Dialect = "new-file"       // Pyxis NEW_FILE block
+	DialectCline         Dialect = "cline"          // Cline: ------- SEARCH / ======= / +++++++ REPLACE
+	DialectRoo           Dialect = "roo"            // Roo Code: :start_line: hints and a ------- line
+	DialectApplyPatch    Dialect = "apply-patch"    // *** Begin Patch (Codex apply_patch); one Block a hunk
+	DialectUdiff         Dialect = "udiff"          // unified diff as models write it; one Block a hunk
+	DialectHashline      Dialect = "hashline"       // SEARCH lines written "N:hhhh|text"
 )
+
+// Format is how the whole patch text was read: the dialect family chosen
+// (forced by the caller, or detected) and why, so that a report can say
+// which dialect was assumed.
+type Format struct {
+	Name   string // "search-replace" (dialects 1-5 and 8), "apply-patch", "udiff"
+	Forced bool   // chosen by the caller (--format), not detected
+	Reason string // why it was detected: "line 1 is \"*** Begin Patch\""
+}
+
+// HashRef is one SEARCH line of a hashline block: the line number and the
+// hash it was written with (see HashLine).
+type HashRef struct {
+	Line int    // 1-based, in the file as it was read
+	Hash string // 4 lowercase hex digits
+}
 
 // Block is one edit of a patch: its target, its texts and where every part
 // of it sits in the patch text, so that an editor can underline each.
@@ -37,6 +62,35 @@ type Block struct {
 	// Incomplete marks a block cut short (no divider or closing marker);
 	// its texts are unusable and the plan skips it.
 	Incomplete bool
+
+	// Label names the block the way its dialect does, for messages:
+	// "hunk 2 of *** Update File: a.py (patch line 14)". Empty for 1-4.
+	Label string
+
+	// Apply-patch hunks: the "@@ anchor" lines above the hunk, outermost
+	// first (each is looked for after the one before); EOF for a hunk
+	// ending with "*** End of File" (it must match at the end of the
+	// file); Section numbers the "*** Update File" section the hunk belongs
+	// to (hunks of one section match top to bottom, each after the one
+	// before). MoveTo is the destination of an OpMove block.
+	Anchors []string
+	EOF     bool
+	Section int
+	MoveTo  string
+
+	// HintLine and HintEndLine (1-based, inclusive, in the file as it was
+	// before the patch) are where the patch says SEARCH sits: Roo's
+	// :start_line:/:end_line:, a unified diff's "@@ -l,n". Hints only pick
+	// among several matches; 0 when absent.
+	HintLine, HintEndLine int
+
+	// Hashes holds, for a hashline block, the line number and hash of
+	// every SEARCH line (Search holds the texts without the prefixes).
+	Hashes []HashRef
+
+	// Overwrite lets a create replace an existing file (apply-patch's Add
+	// File, as in Codex), with a warning.
+	Overwrite bool
 
 	Span          Span // the whole block, header (if any) to closing marker
 	Header        Span // the path line; empty when inherited
@@ -61,6 +115,7 @@ type ShellBlock struct {
 // text itself. Parsing never stops at the first problem.
 type Patch struct {
 	Text     string
+	Format   Format // how the text was read
 	Blocks   []Block
 	Shell    []ShellBlock
 	Problems Problems // malformed blocks, no blocks, no path; notes about inherited paths

@@ -35,6 +35,9 @@ func markerOf(raw string) marker {
 		return markNone
 	}
 	c := s[0]
+	if c == '-' || c == '+' {
+		return clineMarker(s)
+	}
 	if c != '<' && c != '=' && c != '>' {
 		return markNone
 	}
@@ -87,7 +90,9 @@ type fence struct {
 	lang  string // the info string or the language after the tag
 }
 
-var tagFences = []string{"source", "code", "pre", "codeblock", "sourcecode"}
+var tagFences = []string{"source", "code", "pre", "codeblock", "sourcecode",
+	// Cline's and Roo Code's tool-call tags around their blocks (dialect 5).
+	"diff", "apply_diff", "replace_in_file"}
 
 // fenceOf recognizes a fence line, or returns ok=false.
 func fenceOf(raw string) (f fence, ok bool) {
@@ -137,6 +142,9 @@ func headerPath(raw string, exists func(string) bool) (path string, ok bool) {
 	if _, isFence := fenceOf(s); isFence {
 		return "", false
 	}
+	if p, ok := xmlPath(s); ok {
+		return p, true
+	}
 	prefixed := false
 	for {
 		before := s
@@ -170,7 +178,7 @@ func headerPath(raw string, exists func(string) bool) (path string, ok bool) {
 		return s, true
 	case hasSpace:
 		return "", false
-	case strings.ContainsAny(s, "/."):
+	case strings.Contains(s, "/") || hasExtension(s):
 		return s, true
 	case exists != nil && exists(s):
 		return s, true
@@ -192,4 +200,11 @@ func trimPair(s, w string, loose bool) string {
 		return strings.TrimSpace(inner[:len(inner)-len(w)])
 	}
 	return s
+}
+
+// hasExtension reports a dot with something after it: "app.py", ".env",
+// but not the one-word sentence "Done." right above a block.
+func hasExtension(s string) bool {
+	i := strings.LastIndexByte(s, '.')
+	return i >= 0 && i < len(s)-1
 }

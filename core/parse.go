@@ -10,13 +10,39 @@ type ParseOptions struct {
 	// Exists reports whether a file of that name exists in the root. It lets
 	// a bare name such as "Makefile" count as a header. May be nil.
 	Exists func(path string) bool
+
+	// Format forces a dialect: one of Formats ("auto" or "" detects it;
+	// see DetectFormat).
+	Format string
 }
 
 // Parse reads every block of a patch in dialects 1-4 of DESIGN.md: fsrb /
 // aider "diff", aider "diff-fenced", Pyxis NEW_FILE blocks, and whole
 // Markdown chat answers around them. It never fails: what is wrong with the
 // text comes back as positioned problems in Patch.Problems.
+//
+// Dialects 6 (apply-patch) and 7 (unified diff) are whole-patch formats:
+// opt.Format forces one, or DetectFormat picks it from the text, and the
+// choice is recorded in Patch.Format.
 func Parse(text string, opt ParseOptions) *Patch {
+	f := chooseFormat(text, opt.Format)
+	var patch *Patch
+	switch f.Name {
+	case FormatApplyPatch:
+		patch = parseApplyPatch(text, opt)
+	case FormatUdiff:
+		patch = parseUdiff(text, opt)
+	default:
+		patch = parseSearchReplace(text, opt)
+		hashlines(patch, opt.Format)
+	}
+	patch.Format = f
+	patch.Problems.Sort()
+	return patch
+}
+
+// parseSearchReplace reads dialects 1-5.
+func parseSearchReplace(text string, opt ParseOptions) *Patch {
 	p := &parser{text: text, lines: splitLines(text), opt: opt, patch: &Patch{Text: text}}
 	p.run()
 	if len(p.patch.Blocks) == 0 && !p.patch.Problems.HasErrors() {
@@ -204,8 +230,12 @@ func (p *parser) fenceAbove(j int) bool {
 
 // searchReplace reads "<<<<<<< SEARCH … ======= … >>>>>>> REPLACE" from line i.
 func (p *parser) searchReplace(b *Block, i int) (next int, broken bool) {
-	search, j := p.body(i + 1)
-	b.SearchBody = p.bodySpan(i+1, j)
+	if isClineOpen(p.lines[i].text) {
+		b.Dialect = DialectCline
+	}
+	first := p.rooHints(b, i+1)
+	search, j := p.body(first)
+	b.SearchBody = p.bodySpan(first, j)
 	if j == len(p.lines) || markerOf(p.lines[j].text) != markDivider {
 		if j < len(p.lines) && markerOf(p.lines[j].text) == markReplace {
 			p.problem(Problem{

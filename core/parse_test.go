@@ -34,6 +34,9 @@ func TestHeaderDecorations(t *testing.T) {
 		{"Makefile", "Makefile"},
 		{"Dockerfile", ""},
 		{"Here is the change:", ""},
+		{"Done.", ""},
+		{"...", ""},
+		{".env", ".env"},
 		{"```python", ""},
 		{"", ""},
 	} {

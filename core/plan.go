@@ -75,6 +75,17 @@ type target struct {
 	doc     *doc
 	blocks  []int
 	touched bool
+
+	// Dialects 5-8 (place.go): the splices so far, in lines; the block
+	// that rewrote the whole file, if any; the apply-patch section whose
+	// hunks are applying and the offset after its last hunk; whether the
+	// file was deleted (OpDeleteFile, OpMove) or created empty on purpose.
+	edits       []lineEdit
+	rewrittenBy int
+	section     int
+	cursor      int
+	deleted     bool
+	keepEmpty   bool
 }
 
 // Validate parses nothing: it takes a parsed patch, reads the files it
@@ -104,6 +115,7 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 			plan.Files = append(plan.Files, fc)
 		}
 	}
+	labelProblems(patch, plan.Problems)
 	plan.Problems.Sort()
 	return plan
 }
@@ -188,8 +200,19 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 	}
 	res.Path = t.key
 	d := t.doc
+	switch b.Op {
+	case OpDeleteFile:
+		v.deleteFile(b, t, res)
+		return
+	case OpMove:
+		v.move(b, t, res)
+		return
+	}
+	if b.Op == OpCreate && b.Overwrite && t.exists && !d.empty() {
+		v.overwrite(b, t)
+	}
 	if b.Op == OpCreate {
-		if t.exists && !d.empty() {
+		if t.exists && !d.empty() && !b.Overwrite {
 			what := "an empty SEARCH creates a file"
 			if b.Dialect == DialectNewFile {
 				what = "a NEW_FILE block creates a file"
@@ -200,6 +223,7 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 		}
 		d.setText(b.Replace)
 		t.exists, t.touched = true, true
+		t.deleted, t.keepEmpty, t.rewrittenBy = false, b.Overwrite && b.Replace == "", b.Number
 		t.blocks = append(t.blocks, b.Number)
 		res.Status, res.Rung = StatusApplies, "create"
 		res.Line, res.EndLine = 1, max(1, strings.Count(b.Replace, "\n"))
@@ -210,10 +234,14 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 			"check the path; to create the file, leave SEARCH empty and put its content in REPLACE")
 		return
 	}
-	m := v.locate(b, d)
+	m, placed := v.place(b, t, d)
+	if !placed {
+		m = v.locate(b, d)
+	}
 	if m.problem != nil {
 		return
 	}
+	t.record(b, d, m)
 	d.splice(m.start, m.end, m.replace)
 	t.touched = true
 	t.blocks = append(t.blocks, b.Number)
@@ -231,7 +259,8 @@ type match struct {
 	problem    *Problem
 }
 
-// locate finds the one place of a block's SEARCH, or reports why not.
+// locate finds the one place of a block's SEARCH, or reports why not. In
+// fuzzy mode a block with no exact place climbs the ladder (fuzzy.go).
 func (v *validator) locate(b *Block, d *doc) match {
 	occ := occurrences(d.text, b.Search, maxOccurrences)
 	switch {
@@ -241,7 +270,18 @@ func (v *validator) locate(b *Block, d *doc) match {
 	case len(occ) > 1:
 		return match{problem: v.ambiguous(b, d, occ)}
 	}
-	return match{problem: v.notFound(b, d)}
+	if v.opt.Fuzzy {
+		if m, ok := v.climb(b, d); ok {
+			return m
+		}
+	}
+	p := v.notFound(b, d)
+	if v.opt.Fuzzy && p.Kind == KindPartialLine {
+		// The partial-line rung refused it: the text cuts a word in two,
+		// or sits in more than one place once whole lines are compared.
+		p.Hint = "copy the whole line into SEARCH (and REPLACE): with --fuzzy a partial line is widened only when it starts and ends at word boundaries"
+	}
+	return match{problem: p}
 }
 
 func (v *validator) ambiguous(b *Block, d *doc, occ []int) *Problem {
@@ -303,6 +343,15 @@ func (t *target) change() (FileChange, bool) {
 	}
 	fc := FileChange{Path: t.key, Display: t.display, Existed: t.existed, Old: t.orig, Blocks: t.blocks}
 	switch {
+	case t.deleted && t.existed:
+		fc.Action = ActionDelete
+	case t.deleted:
+		return FileChange{}, false // created and deleted again
+	case t.keepEmpty && t.doc.empty():
+		fc.Action, fc.New = ActionCreate, []byte{}
+		if t.existed {
+			fc.Action = ActionModify
+		}
 	case t.doc.empty() && t.existed && len(t.orig) > 0:
 		fc.Action = ActionDelete
 	case t.doc.empty() && !t.existed:

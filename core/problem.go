@@ -31,6 +31,9 @@ const (
 	KindFuzzy          Kind = "fuzzy"           // note: applied by a rung of the fuzzy ladder
 	KindConflict       Kind = "conflict"        // the file changed on disk after validation (commit)
 	KindCommit         Kind = "commit"          // writing failed; everything was rolled back
+	KindOverwrite      Kind = "overwrite"       // warning: Add File / Move replaces an existing file (apply-patch)
+	KindStaleHash      Kind = "stale-hash"      // a hashline SEARCH line's hash no longer matches the file
+	KindLineHint       Kind = "line-hint"       // note: the only match lies away from the patch's line hint
 )
 
 // Severity orders problems: only errors stop a commit.

@@ -256,6 +256,20 @@ func (tc *testCase) checkTrees(t *testing.T, root string) {
 	}
 }
 
+// argValue returns the value of a flag given as "--flag value" or
+// "--flag=value", or "".
+func argValue(args []string, flag string) string {
+	for i, a := range args {
+		if v, ok := strings.CutPrefix(a, flag+"="); ok {
+			return v
+		}
+		if a == flag && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
+
 func hasArg(args []string, a string) bool {
 	for _, x := range args {
 		if x == a {
@@ -274,7 +288,7 @@ func TestCasesAPI(t *testing.T) {
 				t.Fatal(err)
 			}
 			slashRoot := filepath.ToSlash(disk.Root)
-			patch := core.Parse(decode(tc.patch), core.ParseOptions{Exists: func(name string) bool {
+			patch := core.Parse(decode(tc.patch), core.ParseOptions{Format: argValue(tc.args, "--format"), Exists: func(name string) bool {
 				_, err := disk.ReadFile(name)
 				return err == nil
 			}})

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/pflag"
@@ -34,14 +35,21 @@ type flags struct {
 
 const usage = `usage: fsrb [flags] <patchfile | ->
 
-Applies the SEARCH/REPLACE blocks of a patch to the files under the root,
-all or nothing. Exit status: 0 applied, 1 validation or commit failure
-(nothing written), 2 usage error.
+       fsrb read --hashlines FILE
+
+Applies the edits of a patch (SEARCH/REPLACE blocks, Cline/Roo blocks,
+*** Begin Patch, unified diffs, hashline blocks) to the files under the
+root, all or nothing. Exit status: 0 applied, 1 validation or commit
+failure (nothing written), 2 usage error. "fsrb read --hashlines FILE"
+prints FILE as N:hhhh|line for hashline SEARCH blocks.
 
 Flags:
 `
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "read" {
+		return read(args[1:], stdout, stderr)
+	}
 	var f flags
 	fs := pflag.NewFlagSet("fsrb", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -52,7 +60,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.partial, "partial", false, "apply the blocks that validate (atomically), skip the rest; exit 1 if any was skipped")
 	fs.BoolVar(&f.blocks, "blocks", false, "list the blocks of the patch and touch nothing")
 	fs.StringVar(&f.root, "root", "", "the workspace root (default: the working directory)")
-	fs.StringVar(&f.format, "format", "auto", "force a dialect: auto|search-replace")
+	fs.StringVar(&f.format, "format", "auto", "force a dialect: "+strings.Join(core.Formats, "|"))
 	fs.BoolVar(&f.recover, "recover", false, "roll back a commit that was cut off part-way (crash, kill)")
 	fs.BoolVar(&f.undo, "undo", false, "restore the files of the last commit under the root")
 	fs.BoolVar(&f.version, "version", false, "print the version")
@@ -68,8 +76,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "fsrb", buildVersion())
 		return exitOK
 	}
-	if f.format != "auto" && f.format != "search-replace" {
-		return usageError(stderr, fmt.Sprintf("unknown --format %q; use auto or search-replace", f.format))
+	if !core.ValidFormat(f.format) {
+		return usageError(stderr, fmt.Sprintf("unknown --format %q; use one of %s", f.format, strings.Join(core.Formats, ", ")))
 	}
 	root, err := resolveRoot(f.root)
 	if err != nil {
@@ -156,7 +164,7 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 		_, err = disk.ReadFile(clean)
 		return err == nil
 	}
-	patch := core.Parse(text, core.ParseOptions{Exists: exists})
+	patch := core.Parse(text, core.ParseOptions{Exists: exists, Format: f.format})
 	if f.blocks {
 		if err := report.Blocks(stdout, patch, f.json); err != nil {
 			return exitFail
@@ -190,6 +198,9 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 		report.JSON(stdout, o)
 	} else {
 		report.Human(stdout, stderr, o)
+		if !plan.OK() || o.CommitFailed {
+			formatNote(stderr, patch.Format)
+		}
 	}
 	if !plan.OK() || !o.Written && !f.dryRun {
 		return exitFail

@@ -54,9 +54,10 @@ func Blocks(w io.Writer, patch *core.Patch, asJSON bool) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(struct {
+			Format   jsonFormat    `json:"format"`
 			Blocks   []jsonBlock   `json:"blocks"`
 			Problems []jsonProblem `json:"problems"`
-		}{out, probs})
+		}{formatOf(patch), out, probs})
 	}
 	for _, b := range out {
 		switch b.Op {

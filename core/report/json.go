@@ -11,6 +11,7 @@ import (
 // "snippet" and the candidates' "diff", and "notes" for what is not an error.
 type jsonReport struct {
 	OK      bool          `json:"ok"`
+	Format  jsonFormat    `json:"format"`
 	DryRun  bool          `json:"dry_run,omitempty"`
 	Partial bool          `json:"partial,omitempty"`
 	Written bool          `json:"written"`
@@ -18,6 +19,18 @@ type jsonReport struct {
 	Skipped []int         `json:"skipped,omitempty"`
 	Errors  []jsonProblem `json:"errors"`
 	Notes   []jsonProblem `json:"notes"`
+}
+
+// jsonFormat says how the patch text was read (DESIGN.md "Dialects"):
+// the dialect family, whether --format forced it, and why it was chosen.
+type jsonFormat struct {
+	Name   string `json:"name"`
+	Forced bool   `json:"forced"`
+	Reason string `json:"reason"`
+}
+
+func formatOf(p *core.Patch) jsonFormat {
+	return jsonFormat{Name: p.Format.Name, Forced: p.Format.Forced, Reason: p.Format.Reason}
 }
 
 type jsonFile struct {
@@ -51,6 +64,7 @@ func JSON(w io.Writer, o Outcome) error {
 	p := o.Plan
 	r := jsonReport{
 		OK:      p.OK() && (o.Written || o.Mode == ModeDryRun),
+		Format:  formatOf(p.Patch),
 		DryRun:  o.Mode == ModeDryRun,
 		Partial: o.Mode == ModePartial,
 		Written: o.Written,

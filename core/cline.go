@@ -1,0 +1,121 @@
+package core
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Dialect 5 (DESIGN.md "Dialects"): Cline's and Roo Code's variants of the
+// SEARCH/REPLACE block. They mix freely with dialects 1-4 in one patch:
+//
+//	------- SEARCH          Cline: 3 or more "-", then SEARCH
+//	old text
+//	=======
+//	new text
+//	+++++++ REPLACE         Cline: 3 or more "+", then REPLACE
+//
+//	<<<<<<< SEARCH          Roo Code: hints, then a "-------" line
+//	:start_line:12
+//	:end_line:14
+//	-------
+//	old text
+//	=======
+//	new text
+//	>>>>>>> REPLACE
+//
+// Roo's line hints only choose among several places SEARCH matches (see
+// placeHinted); the text still has to match.
+
+// clineMarker recognizes "------- SEARCH" and "+++++++ REPLACE" (trimmed s).
+func clineMarker(s string) marker {
+	c := s[0]
+	n := runOf(s, c)
+	if n < 3 {
+		return markNone
+	}
+	rest := strings.TrimSpace(s[n:])
+	switch {
+	case c == '-' && rest == "SEARCH":
+		return markSearch
+	case c == '+' && rest == "REPLACE":
+		return markReplace
+	}
+	return markNone
+}
+
+// isClineOpen reports whether a SEARCH marker line is Cline's form.
+func isClineOpen(raw string) bool {
+	s := strings.TrimSpace(raw)
+	return s != "" && s[0] == '-'
+}
+
+// xmlPath reads Cline's and Roo's "<path>src/app.ts</path>" header line.
+func xmlPath(s string) (string, bool) {
+	if !strings.HasPrefix(s, "<path>") || !strings.HasSuffix(s, "</path>") {
+		return "", false
+	}
+	p := strings.TrimSpace(s[len("<path>") : len(s)-len("</path>")])
+	p = strings.TrimPrefix(p, "./")
+	if p == "" || strings.ContainsAny(p, "<>") {
+		return "", false
+	}
+	return p, true
+}
+
+// rooHints reads Roo Code's lines between the SEARCH marker (line i-1) and
+// the SEARCH text: ":start_line:N", ":end_line:N", and a "-------" line.
+// It records the hints in b and returns the index of the first body line.
+// Without hints, only a line of exactly seven dashes is taken as Roo's
+// separator (Roo's own parser does the same), so that a SEARCH text
+// starting with a Markdown rule or YAML's "---" stays text.
+func (p *parser) rooHints(b *Block, i int) int {
+	j := i
+	hinted := false
+hints:
+	for ; j < len(p.lines); j++ {
+		t := strings.TrimSpace(p.lines[j].text)
+		var key string
+		switch {
+		case strings.HasPrefix(t, ":start_line:"):
+			key = ":start_line:"
+		case strings.HasPrefix(t, ":end_line:"):
+			key = ":end_line:"
+		default:
+			break hints
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(t[len(key):]))
+		if err != nil || n < 1 {
+			p.problem(Problem{
+				Kind: KindMalformed, Block: b.Number, Path: b.Path, Span: Span{p.lines[j].start, p.lines[j].end},
+				Message: fmt.Sprintf("line %d: %q is not a line number hint", j+1, t),
+				Hint:    "write the hint as " + key + "N with N the 1-based line number, or remove the line",
+			})
+			hinted = true
+			continue
+		}
+		if key == ":start_line:" {
+			b.HintLine = n
+		} else {
+			b.HintEndLine = n
+		}
+		hinted = true
+	}
+	if j < len(p.lines) {
+		t := strings.TrimSpace(p.lines[j].text)
+		if t == "-------" || hinted && len(t) >= 3 && runOf(t, '-') == len(t) {
+			j++
+			hinted = true
+		}
+	}
+	if b.HintEndLine > 0 && b.HintLine == 0 {
+		b.HintLine = b.HintEndLine
+	}
+	if b.HintEndLine < b.HintLine {
+		b.HintEndLine = 0
+	}
+	if hinted && b.Dialect != DialectCline {
+		b.Dialect = DialectRoo
+	}
+	return j
+}

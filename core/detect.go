@@ -1,0 +1,81 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The values of --format (and of the language server's "format" setting).
+const (
+	FormatAuto          = "auto"
+	FormatSearchReplace = "search-replace" // dialects 1-5, with hashline blocks (8) recognized
+	FormatApplyPatch    = "apply-patch"    // dialect 6
+	FormatUdiff         = "udiff"          // dialect 7
+	FormatCline         = "cline"          // dialects 1-5 (Cline's markers are read in every mode)
+	FormatHashline      = "hashline"       // dialects 1-5, every SEARCH written N:hhhh|text
+)
+
+// Formats lists the accepted --format values.
+var Formats = []string{FormatAuto, FormatSearchReplace, FormatApplyPatch, FormatUdiff, FormatCline, FormatHashline}
+
+// ValidFormat reports whether name is one of Formats ("" counts as auto).
+func ValidFormat(name string) bool {
+	if name == "" {
+		return true
+	}
+	for _, f := range Formats {
+		if f == name {
+			return true
+		}
+	}
+	return false
+}
+
+// chooseFormat returns the forced format, or the detected one.
+func chooseFormat(text, forced string) Format {
+	switch forced {
+	case "", FormatAuto:
+		return DetectFormat(text)
+	case FormatApplyPatch, FormatUdiff:
+		return Format{Name: forced, Forced: true, Reason: "forced by --format " + forced}
+	}
+	return Format{Name: FormatSearchReplace, Forced: true, Reason: "forced by --format " + forced}
+}
+
+// DetectFormat tells which whole-patch format a text is written in. The
+// first line that only one format has decides:
+//
+//   - "*** Begin Patch", or an "*** Update File:" / "*** Add File:" /
+//     "*** Delete File:" line: apply-patch (dialect 6);
+//   - a SEARCH or NEW_FILE marker (dialects 1, 3, 5): search-replace;
+//   - a "--- path" line directly followed by a "+++ path" line, or a
+//     "diff --git" line: udiff (dialect 7).
+//
+// Without any of them the text is read as search-replace (which then
+// reports that it holds no block). Reason says which line decided, so
+// that reports can explain the choice.
+func DetectFormat(text string) Format {
+	lines := splitLines(text)
+	for i, l := range lines {
+		t := strings.TrimSpace(l.text)
+		switch {
+		case t == apBegin || apSectionHeader(t) != "":
+			return Format{Name: FormatApplyPatch, Reason: fmt.Sprintf("line %d is %q", i+1, clip(t))}
+		case markerOf(t) == markSearch || markerOf(t) == markNewFileOpen:
+			return Format{Name: FormatSearchReplace, Reason: fmt.Sprintf("line %d is the marker %q", i+1, clip(t))}
+		case strings.HasPrefix(l.text, "diff --git "):
+			return Format{Name: FormatUdiff, Reason: fmt.Sprintf("line %d is %q", i+1, clip(t))}
+		case strings.HasPrefix(l.text, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1].text, "+++ "):
+			return Format{Name: FormatUdiff, Reason: fmt.Sprintf("lines %d-%d are ---/+++ file headers", i+1, i+2)}
+		}
+	}
+	return Format{Name: FormatSearchReplace, Reason: "no marker of another dialect found"}
+}
+
+// clip shortens a line quoted in a message.
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}

@@ -1,0 +1,241 @@
+package core
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Dialect 7 (DESIGN.md "Dialects"): unified diffs as models write them,
+// alone or inside ```diff fences of a chat answer:
+//
+//	--- a/src/app.py        ("a/" and "b/" are optional; /dev/null creates or deletes)
+//	+++ b/src/app.py
+//	@@ -10,7 +10,8 @@       the numbers are hints only; "@@ @@" is fine
+//	 context
+//	-removed
+//	+added
+//
+// Models miscount hunk lengths and line numbers, so neither is trusted: a
+// hunk ends at the first line that is not a context, "-" or "+" line, and
+// is located by its content, uniquely, like a SEARCH/REPLACE block (its
+// "-l,n" range only picks among several matches). Each hunk becomes one
+// Block; a diff from /dev/null is a create, one to /dev/null a
+// delete-file, one between two different paths edits then moves.
+
+var hunkHeader = regexp.MustCompile(`^@@+\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+\d+(?:,\d+)?)?\s*@@+`)
+
+type udParser struct {
+	text  string
+	lines []line
+	opt   ParseOptions
+	patch *Patch
+	files int
+}
+
+func parseUdiff(text string, opt ParseOptions) *Patch {
+	p := &udParser{text: text, lines: splitLines(text), opt: opt, patch: &Patch{Text: text}}
+	for i := 0; i < len(p.lines); {
+		if p.isHeader(i) {
+			i = p.file(i)
+			continue
+		}
+		if strings.HasPrefix(p.lines[i].text, "@@") && hunkHeader.MatchString(p.lines[i].text) {
+			p.patch.Problems = append(p.patch.Problems, Problem{
+				Kind: KindNoPath, Span: Span{p.lines[i].start, p.lines[i].end},
+				Message: fmt.Sprintf("line %d: the hunk has no ---/+++ file headers above it (read as udiff)", i+1),
+				Hint:    "write --- a/PATH and +++ b/PATH lines before the first @@ line of each file",
+			})
+		}
+		i++
+	}
+	if len(p.patch.Blocks) == 0 && !p.patch.Problems.HasErrors() {
+		p.patch.Problems = append(p.patch.Problems, Problem{
+			Kind:    KindNoBlocks,
+			Message: "the patch (read as udiff) holds no hunk",
+			Hint:    "write --- a/PATH, +++ b/PATH, then @@ hunks of context (space), removed (-) and added (+) lines",
+			Span:    Span{0, len(text)},
+		})
+	}
+	return p.patch
+}
+
+// isHeader reports whether lines i and i+1 are "--- old" and "+++ new".
+func (p *udParser) isHeader(i int) bool {
+	return i+1 < len(p.lines) && strings.HasPrefix(p.lines[i].text, "--- ") && strings.HasPrefix(p.lines[i+1].text, "+++ ")
+}
+
+// diffPath reads the path of a ---/+++ line: without a timestamp after a
+// tab, quotes, and the a/ or b/ prefix git writes (kept when the
+// prefixed path exists and the bare one does not).
+func (p *udParser) diffPath(raw, prefix string) (path string, null bool) {
+	s := strings.TrimSpace(raw[4:])
+	if k := strings.IndexByte(s, '\t'); k >= 0 {
+		s = strings.TrimSpace(s[:k])
+	}
+	s = strings.Trim(s, `"`)
+	if s == "/dev/null" {
+		return "", true
+	}
+	if strings.HasPrefix(s, prefix) {
+		bare := s[len(prefix):]
+		if ex := p.opt.Exists; ex == nil || !ex(s) || ex(bare) {
+			s = bare
+		}
+	}
+	return strings.TrimPrefix(s, "./"), false
+}
+
+// file reads one file's headers (lines i, i+1) and hunks.
+func (p *udParser) file(i int) int {
+	oldPath, oldNull := p.diffPath(p.lines[i].text, "a/")
+	newPath, newNull := p.diffPath(p.lines[i+1].text, "b/")
+	header := Span{p.lines[i].start, p.lines[i+1].end}
+	path := oldPath
+	if oldNull {
+		path = newPath
+	}
+	p.files++
+	pathSpan := Span{p.lines[i].start + 4, p.lines[i].end}
+	if oldNull {
+		pathSpan = Span{p.lines[i+1].start + 4, p.lines[i+1].end}
+	}
+	if oldNull && newNull {
+		p.patch.Problems = append(p.patch.Problems, Problem{
+			Kind: KindNoPath, Span: header,
+			Message: fmt.Sprintf("lines %d-%d: both file headers are /dev/null (read as udiff)", i+1, i+2),
+			Hint:    "name the file on the --- line (or the +++ line for a new file)",
+		})
+	}
+	j := i + 2
+	n := 0
+	var create strings.Builder
+	var del strings.Builder
+	createStart := -1
+	for j < len(p.lines) {
+		raw := p.lines[j].text
+		m := hunkHeader.FindStringSubmatch(raw)
+		if m == nil || !strings.HasPrefix(raw, "@@") {
+			break
+		}
+		start := j
+		j++
+		var body []int
+		for ; j < len(p.lines); j++ {
+			r := p.lines[j].text
+			if p.isHeader(j) || strings.HasPrefix(r, "@@") || strings.HasPrefix(r, "diff --git ") {
+				break
+			}
+			if strings.HasPrefix(r, `\`) { // "\ No newline at end of file"
+				continue
+			}
+			if r != "" && r[0] != ' ' && r[0] != '-' && r[0] != '+' {
+				break
+			}
+			body = append(body, j)
+		}
+		for len(body) > 0 && p.lines[body[len(body)-1]].text == "" {
+			body = body[:len(body)-1]
+		}
+		n++
+		label := fmt.Sprintf("udiff hunk %d of %s (patch line %d)", n, orNull(path), start+1)
+		var search, replace strings.Builder
+		for _, k := range body {
+			r := p.lines[k].text
+			switch {
+			case r == "":
+				search.WriteString("\n")
+				replace.WriteString("\n")
+			case r[0] == ' ':
+				search.WriteString(r[1:] + "\n")
+				replace.WriteString(r[1:] + "\n")
+			case r[0] == '-':
+				search.WriteString(r[1:] + "\n")
+			case r[0] == '+':
+				replace.WriteString(r[1:] + "\n")
+			}
+		}
+		end := start
+		if len(body) > 0 {
+			end = body[len(body)-1]
+		}
+		span := Span{p.lines[start].start, p.lines[end].end}
+		switch {
+		case oldNull:
+			create.WriteString(replace.String())
+			if createStart < 0 {
+				createStart = start
+			}
+			continue
+		case newNull:
+			del.WriteString(search.String())
+			continue
+		}
+		if search.Len() == 0 && replace.Len() == 0 {
+			p.patch.Problems = append(p.patch.Problems, Problem{
+				Kind: KindEmptyBlock, Path: path, Span: span,
+				Message: label + ": the hunk has no lines",
+				Hint:    "write the lines to change under the @@ line, or remove it",
+			})
+			continue
+		}
+		if search.Len() == 0 {
+			p.patch.Problems = append(p.patch.Problems, Problem{
+				Kind: KindMalformed, Path: path, Span: span,
+				Message: label + ": the hunk only adds lines, so it cannot be located by its content (line numbers are only hints)",
+				Hint:    "add the unchanged lines just above (or below) the new ones as context lines, each starting with a space",
+			})
+			continue
+		}
+		b := Block{
+			Number: len(p.patch.Blocks) + 1, Path: path, Op: OpModify, Dialect: DialectUdiff,
+			Search: search.String(), Replace: replace.String(), Label: label,
+			Header: header, PathSpan: pathSpan, Span: span, SearchMarker: Span{p.lines[start].start, p.lines[start].end},
+		}
+		if len(body) > 0 {
+			b.SearchBody = Span{p.lines[body[0]].start, p.lines[end].next}
+			b.ReplaceBody = b.SearchBody
+		}
+		b.HintLine, b.HintEndLine = rangeHint(m[1], m[2])
+		if path != "" {
+			p.patch.Blocks = append(p.patch.Blocks, b)
+		}
+	}
+	if n == 0 && !(oldPath != "" && newPath != "" && oldPath != newPath) {
+		p.patch.Problems = append(p.patch.Problems, Problem{
+			Kind: KindEmptyBlock, Path: path, Span: header,
+			Message: fmt.Sprintf("lines %d-%d: the diff of %s has no @@ hunk (read as udiff)", i+1, i+2, orNull(path)),
+			Hint:    "write an @@ line, then the context, removed and added lines",
+		})
+	}
+	span := Span{header.Start, p.lines[max(j-1, i+1)].end}
+	switch {
+	case path == "":
+	case oldNull && n > 0:
+		p.patch.Blocks = append(p.patch.Blocks, Block{
+			Number: len(p.patch.Blocks) + 1, Path: path, Op: OpCreate, Dialect: DialectUdiff,
+			Replace: create.String(), Label: fmt.Sprintf("the new file %s (patch line %d)", path, i+1),
+			Header: header, PathSpan: pathSpan, Span: span,
+		})
+	case newNull:
+		p.patch.Blocks = append(p.patch.Blocks, Block{
+			Number: len(p.patch.Blocks) + 1, Path: path, Op: OpDeleteFile, Dialect: DialectUdiff,
+			Search: del.String(), Label: fmt.Sprintf("the deletion of %s (patch line %d)", path, i+1),
+			Header: header, PathSpan: pathSpan, Span: span,
+		})
+	case newPath != oldPath:
+		p.patch.Blocks = append(p.patch.Blocks, Block{
+			Number: len(p.patch.Blocks) + 1, Path: path, Op: OpMove, Dialect: DialectUdiff, MoveTo: newPath,
+			Label:  fmt.Sprintf("the move of %s to %s (patch line %d)", path, newPath, i+1),
+			Header: header, PathSpan: pathSpan, Span: span,
+		})
+	}
+	return j
+}
+
+func orNull(path string) string {
+	if path == "" {
+		return "/dev/null"
+	}
+	return path
+}

@@ -1,0 +1,8 @@
+def a():
+    pass
+
+def b():
+    return 2
+
+def c():
+    pass
