@@ -1,0 +1,243 @@
+package treesitter
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"sync"
+	"time"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// ErrUnknownLanguage is returned by Cache.Parse for a file that no grammar
+// of the registry claims.
+var ErrUnknownLanguage = errors.New("treesitter: no grammar for this file")
+
+// ParseError is a parse that did not finish: it ran out of time, was
+// cancelled, or the grammar could not be loaded. Err is the cause
+// (context.DeadlineExceeded for a timeout).
+type ParseError struct {
+	Path string
+	Err  error
+}
+
+func (e *ParseError) Error() string { return fmt.Sprintf("treesitter: parsing %s: %v", e.Path, e.Err) }
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// Edit describes how content changed since the previous tree of the same
+// path: the bytes [StartByte, OldEndByte) of the previous text became
+// [StartByte, NewEndByte) of the new one. It is a hint: one that does not
+// fit both texts is ignored, and without one the change is found by
+// comparing the texts (common prefix and suffix), which costs a memcmp.
+type Edit struct {
+	StartByte, OldEndByte, NewEndByte int
+}
+
+// DefaultParseTimeout bounds a parse when the cache sets no timeout.
+const DefaultParseTimeout = 2 * time.Second
+
+const treesPerFile = 4 // before/after of a block, plus a couple of versions
+
+// Cache keeps the latest parse trees of each file, keyed by path and
+// content, and re-parses incrementally from the most recent tree of the
+// same path. It is safe for concurrent use.
+type Cache struct {
+	Timeout time.Duration // per parse; DefaultParseTimeout when 0
+
+	mu       sync.Mutex
+	maxFiles int
+	tick     uint64
+	files    map[string]*fileTrees
+}
+
+type fileTrees struct {
+	used  uint64
+	trees []*Tree // most recent first
+}
+
+// NewCache returns a cache that keeps trees for at most maxFiles paths,
+// dropping the least recently used path first.
+func NewCache(maxFiles int) *Cache {
+	if maxFiles < 1 {
+		maxFiles = 1
+	}
+	return &Cache{maxFiles: maxFiles, files: map[string]*fileTrees{}}
+}
+
+// DefaultCache serves the package-level functions.
+var DefaultCache = NewCache(64)
+
+var seed = maphash.MakeSeed()
+
+// Parse returns the tree of content, the file at path in the given version
+// (0 when unversioned). A tree of the same path and content is reused
+// whatever its version; otherwise the most recent tree of the path is
+// edited (edit, or the difference of the texts) and re-parsed
+// incrementally.
+func (c *Cache) Parse(path string, version int, content []byte, edit *Edit) (*Tree, error) {
+	return c.ParseContext(context.Background(), path, version, content, edit)
+}
+
+// ParseContext is Parse with a context that cancels the parse.
+func (c *Cache) ParseContext(ctx context.Context, path string, version int, content []byte, edit *Edit) (*Tree, error) {
+	lang := LanguageFor(path, content)
+	if lang == nil {
+		return nil, ErrUnknownLanguage
+	}
+	h := maphash.Bytes(seed, content)
+
+	c.mu.Lock()
+	c.tick++
+	var prev *Tree
+	if f := c.files[path]; f != nil {
+		f.used = c.tick
+		for i, t := range f.trees {
+			if t.Lang == lang && t.hash == h && bytes.Equal(t.content, content) {
+				copy(f.trees[1:i+1], f.trees[:i])
+				f.trees[0] = t
+				c.mu.Unlock()
+				return t, nil
+			}
+		}
+		if len(f.trees) > 0 && f.trees[0].Lang == lang {
+			prev = f.trees[0]
+		}
+	}
+	c.mu.Unlock()
+
+	content = bytes.Clone(content)
+	var old *sitter.Tree
+	if prev != nil {
+		old = prev.copyTree()
+		old.Edit(editInput(prev.content, prev.lines, content, edit))
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = DefaultParseTimeout
+	}
+	st, err := lang.parse(ctx, timeout, old, content)
+	if err != nil {
+		return nil, &ParseError{Path: path, Err: err}
+	}
+	t := newTree(lang, path, version, content, h, st)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tick++
+	f := c.files[path]
+	if f == nil {
+		f = &fileTrees{used: c.tick}
+		c.files[path] = f
+		c.evict()
+	}
+	f.used = c.tick
+	f.trees = append([]*Tree{t}, f.trees...)
+	if len(f.trees) > treesPerFile {
+		f.trees[treesPerFile] = nil
+		f.trees = f.trees[:treesPerFile]
+	}
+	return t, nil
+}
+
+// evict drops the least recently used paths beyond maxFiles. Trees are
+// freed by the binding's finalizers once no caller holds them.
+func (c *Cache) evict() {
+	for len(c.files) > c.maxFiles {
+		var lru string
+		var used uint64
+		for p, f := range c.files {
+			if lru == "" || f.used < used {
+				lru, used = p, f.used
+			}
+		}
+		delete(c.files, lru)
+	}
+}
+
+// Forget drops every tree of path.
+func (c *Cache) Forget(path string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.files, path)
+}
+
+// editInput describes the change from prev to next for tree-sitter: the
+// hint when it fits both texts, the span between their common prefix and
+// suffix otherwise.
+//
+// The binding (EditInput.c) passes OldEndPoint as the new end point too.
+// That only misplaces the edited old tree's nodes after the edit; the token
+// right after an edit is always re-lexed (its padding spans the edit), so
+// the re-parsed tree's positions come out right, which
+// TestIncrementalMatchesFresh checks node by node against fresh parses.
+func editInput(prev []byte, prevLines []int, next []byte, hint *Edit) sitter.EditInput {
+	var start, oldEnd, newEnd int
+	if hint != nil && fits(prev, next, *hint) {
+		start, oldEnd, newEnd = hint.StartByte, hint.OldEndByte, hint.NewEndByte
+	} else {
+		n := min(len(prev), len(next))
+		for start < n && prev[start] == next[start] {
+			start++
+		}
+		s := 0
+		for s < n-start && prev[len(prev)-1-s] == next[len(next)-1-s] {
+			s++
+		}
+		oldEnd, newEnd = len(prev)-s, len(next)-s
+	}
+	return sitter.EditInput{
+		StartIndex:  uint32(start),
+		OldEndIndex: uint32(oldEnd),
+		NewEndIndex: uint32(newEnd),
+		StartPoint:  point(prevLines, start),
+		OldEndPoint: point(prevLines, oldEnd),
+		NewEndPoint: sitter.Point{
+			Row:    uint32(bytes.Count(next[:newEnd], []byte{'\n'})),
+			Column: uint32(newEnd - (bytes.LastIndexByte(next[:newEnd], '\n') + 1)),
+		},
+	}
+}
+
+// fits reports whether e describes a change from prev to next.
+func fits(prev, next []byte, e Edit) bool {
+	if e.StartByte < 0 || e.StartByte > e.OldEndByte || e.StartByte > e.NewEndByte ||
+		e.OldEndByte > len(prev) || e.NewEndByte > len(next) ||
+		len(prev)-e.OldEndByte != len(next)-e.NewEndByte {
+		return false
+	}
+	return bytes.Equal(prev[:e.StartByte], next[:e.StartByte]) && bytes.Equal(prev[e.OldEndByte:], next[e.NewEndByte:])
+}
+
+// parse parses content with a pooled parser, within timeout (STYLE.md:
+// parsers pooled, parse with a timeout).
+//
+// The timeout is tree-sitter's own (ts_parser_set_timeout_micros), not a
+// context deadline: the binding watches a cancellable context from a
+// goroutine that may set the parser's cancellation flag after the parse
+// has returned, which would fail the next parse of a pooled parser at once.
+// For the same reason a parser that saw a cancellable context, or that
+// stopped early, is closed instead of pooled.
+func (l *Language) parse(ctx context.Context, timeout time.Duration, old *sitter.Tree, content []byte) (*sitter.Tree, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	p, _ := l.parsers.Get().(*sitter.Parser)
+	if p == nil {
+		p = sitter.NewParser()
+		p.SetLanguage(l.grammarLanguage())
+	}
+	p.SetOperationLimit(max(1, int(timeout/time.Microsecond)))
+	t, err := p.ParseCtx(ctx, old, content)
+	if err != nil || ctx.Done() != nil {
+		p.Close()
+		if errors.Is(err, sitter.ErrOperationLimit) {
+			err = context.DeadlineExceeded
+		}
+		return t, err
+	}
+	l.parsers.Put(p)
+	return t, nil
+}
