@@ -20,4 +20,16 @@ type FileChange struct {
 	Old     []byte // the validated content; nil when the file did not exist
 	New     []byte // the content to write; nil for ActionDelete
 	Blocks  []int  // the numbers of the blocks applied to this file, in order
+	// Lines says where each block's new text ended up in New, so that what
+	// is found in the new content (a syntax error) can be laid at the door
+	// of the block that wrote it.
+	Lines []BlockLines
+}
+
+// BlockLines is where one block's new text sits in FileChange.New: lines
+// Line to EndLine, 1-based and inclusive (EndLine = Line-1 when the block
+// only removed lines). A block whose text a later block replaced whole is
+// left out.
+type BlockLines struct {
+	Block, Line, EndLine int
 }

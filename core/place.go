@@ -43,6 +43,7 @@ func (t *target) origLine(n int) (cur int, by int, ok bool) {
 func (t *target) record(b *Block, d *doc, m match) {
 	e := lineEdit{at: d.lineOf(m.start), removed: strings.Count(m.matched, "\n"), added: strings.Count(m.replace, "\n"), block: b.Number}
 	t.edits = append(t.edits, e)
+	t.spans = append(t.spans, e)
 	if b.Section > 0 {
 		t.section, t.cursor = b.Section, m.start+len(m.replace)
 	}

@@ -82,6 +82,7 @@ type target struct {
 	// file was deleted (OpDeleteFile, OpMove) or created empty on purpose.
 	edits       []lineEdit
 	rewrittenBy int
+	spans       []lineEdit // every splice, creates included: for FileChange.Lines
 	section     int
 	cursor      int
 	deleted     bool
@@ -221,6 +222,7 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 				"to change the file, put the text to replace in SEARCH; to replace it whole, delete it first")
 			return
 		}
+		t.spans = append(t.spans, lineEdit{removed: strings.Count(d.text, "\n"), added: strings.Count(b.Replace, "\n"), block: b.Number})
 		d.setText(b.Replace)
 		t.exists, t.touched = true, true
 		t.deleted, t.keepEmpty, t.rewrittenBy = false, b.Overwrite && b.Replace == "", b.Number
@@ -357,9 +359,9 @@ func (t *target) change() (FileChange, bool) {
 	case t.doc.empty() && !t.existed:
 		return FileChange{}, false // created and emptied again: nothing to do
 	case !t.existed:
-		fc.Action, fc.New = ActionCreate, t.doc.bytes()
+		fc.Action, fc.New, fc.Lines = ActionCreate, t.doc.bytes(), t.blockLines()
 	default:
-		fc.Action, fc.New = ActionModify, t.doc.bytes()
+		fc.Action, fc.New, fc.Lines = ActionModify, t.doc.bytes(), t.blockLines()
 	}
 	if fc.Existed && fc.Old == nil {
 		fc.Old = []byte{}

@@ -29,6 +29,7 @@ const (
 	KindEmptyBlock     Kind = "empty-block"     // empty SEARCH and empty REPLACE
 	KindReadError      Kind = "read-error"      // the file could not be read
 	KindFuzzy          Kind = "fuzzy"           // note: applied by a rung of the fuzzy ladder
+	KindSyntax         Kind = "syntax"          // warning: the edit leaves a syntax error (tree-sitter)
 	KindConflict       Kind = "conflict"        // the file changed on disk after validation (commit)
 	KindCommit         Kind = "commit"          // writing failed; everything was rolled back
 	KindOverwrite      Kind = "overwrite"       // warning: Add File / Move replaces an existing file (apply-patch)

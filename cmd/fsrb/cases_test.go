@@ -295,7 +295,7 @@ func TestCasesAPI(t *testing.T) {
 			if hasArg(tc.args, "--blocks") {
 				return
 			}
-			plan := core.Validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: hasArg(tc.args, "--fuzzy")})
+			plan := validate(patch, disk, slashRoot, hasArg(tc.args, "--fuzzy"))
 			if tc.hasProbs {
 				var got []string
 				for _, p := range plan.Problems {

@@ -15,6 +15,7 @@ import (
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/core/commit"
 	"github.com/fsrb/fsrb/core/report"
+	"github.com/fsrb/fsrb/treesitter"
 )
 
 // Exit codes of the man page.
@@ -174,7 +175,7 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	plan := core.Validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: f.fuzzy})
+	plan := validate(patch, disk, slashRoot, f.fuzzy)
 	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Color: colorOK(stdout)}
 	switch {
 	case f.dryRun:
@@ -206,6 +207,18 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 		return exitFail
 	}
 	return exitOK
+}
+
+// validate is the engine as the CLI runs it: core, with tree-sitter
+// plugged in to explain ambiguous blocks and to check the syntax of what
+// the plan writes (warnings; they never stop a commit).
+func validate(patch *core.Patch, fsys core.FS, root string, fuzzy bool) *core.Plan {
+	plan := core.Validate(patch, fsys, core.Options{Root: root, Fuzzy: fuzzy, Explain: treesitter.Explain})
+	if syntax := treesitter.SyntaxProblems(plan); len(syntax) > 0 {
+		plan.Problems = append(plan.Problems, syntax...)
+		plan.Problems.Sort()
+	}
+	return plan
 }
 
 func commitProblem(err error) core.Problem {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/aymanbagabas/go-udiff"
+
 	"github.com/fsrb/fsrb/core"
 )
 
@@ -140,13 +142,13 @@ func problems(w io.Writer, o Outcome) {
 			fmt.Fprintln(w, o.paint(bold, "File: "+key))
 		}
 		for _, pr := range byFile[key] {
-			problem(w, m, pr)
+			problem(w, o.Plan.Patch, m, pr)
 		}
 		fmt.Fprintln(w)
 	}
 }
 
-func problem(w io.Writer, m *core.Mapper, pr core.Problem) {
+func problem(w io.Writer, patch *core.Patch, m *core.Mapper, pr core.Problem) {
 	if pr.Block > 0 {
 		fmt.Fprintf(w, "  - Block #%d: %s\n", pr.Block, pr.Message)
 	} else {
@@ -170,11 +172,84 @@ func problem(w io.Writer, m *core.Mapper, pr core.Problem) {
 		}
 	case core.KindAmbiguous:
 		for _, c := range pr.Candidates {
-			fmt.Fprintf(w, "    At line %d: %s\n", c.Line, c.Context)
+			where := ""
+			if c.Explanation.Where != "" {
+				where = ", in " + c.Explanation.Where
+			}
+			fmt.Fprintf(w, "    At line %d%s: %s\n", c.Line, where, c.Context)
+		}
+		var dialect core.Dialect
+		if pr.Block >= 1 && pr.Block <= len(patch.Blocks) {
+			dialect = patch.Blocks[pr.Block-1].Dialect
+		}
+		for _, c := range pr.Candidates {
+			widened(w, dialect, c)
 		}
 	}
 	if pr.Hint != "" {
 		fmt.Fprintf(w, "    Fix: %s\n", pr.Hint)
+	}
+}
+
+// widened prints what targets one place of an ambiguous block, in the
+// block's own notation: a SEARCH/REPLACE block, or for a hunk its context
+// lines (and the "@@" anchor that singles the place out, for apply-patch).
+func widened(w io.Writer, dialect core.Dialect, c core.Candidate) {
+	ex := c.Explanation
+	if ex.Search == "" {
+		return
+	}
+	place := fmt.Sprintf("line %d", c.Line)
+	if ex.Where != "" {
+		place = fmt.Sprintf("%s (line %d)", ex.Where, c.Line)
+	}
+	switch dialect {
+	case core.DialectApplyPatch, core.DialectUdiff:
+		if ex.Anchor != "" && dialect == core.DialectApplyPatch {
+			fmt.Fprintf(w, "    To target %s, put this line above the hunk: @@ %s\n", place, ex.Anchor)
+			return
+		}
+		fmt.Fprintf(w, "    To target %s, use this hunk:\n", place)
+		indentBody(w, hunkLines(ex.Search, ex.Replace))
+	default:
+		fmt.Fprintf(w, "    To target %s, use:\n", place)
+		fmt.Fprintln(w, "      <<<<<<< SEARCH")
+		indentBody(w, ex.Search)
+		fmt.Fprintln(w, "      =======")
+		indentBody(w, ex.Replace)
+		fmt.Fprintln(w, "      >>>>>>> REPLACE")
+	}
+}
+
+// hunkLines writes a widened block as the " "/"-"/"+" lines of one hunk,
+// through the diff library (every line kept as context).
+func hunkLines(search, replace string) string {
+	edits := udiff.Strings(search, replace)
+	d, err := udiff.ToUnifiedDiff("a", "b", search, edits, strings.Count(search, "\n")+1)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, h := range d.Hunks {
+		for _, l := range h.Lines {
+			prefix := " "
+			switch l.Kind {
+			case udiff.Delete:
+				prefix = "-"
+			case udiff.Insert:
+				prefix = "+"
+			}
+			b.WriteString(prefix + strings.TrimSuffix(l.Content, "\n") + "\n")
+		}
+	}
+	return b.String()
+}
+
+func indentBody(w io.Writer, body string) {
+	for _, l := range strings.SplitAfter(body, "\n") {
+		if l != "" {
+			fmt.Fprintf(w, "      %s", strings.TrimSuffix(l, "\n")+"\n")
+		}
 	}
 }
 

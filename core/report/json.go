@@ -57,6 +57,13 @@ type jsonCandidate struct {
 	Context    string  `json:"context"`
 	Similarity float64 `json:"similarity"`
 	Diff       string  `json:"diff,omitempty"`
+	// For the places of an ambiguous block (tree-sitter): the enclosing
+	// definition, the widened block that targets only this place, and an
+	// apply-patch "@@" anchor.
+	Where   string `json:"where,omitempty"`
+	Search  string `json:"search,omitempty"`
+	Replace string `json:"replace,omitempty"`
+	Anchor  string `json:"anchor,omitempty"`
 }
 
 // JSON writes the outcome as one JSON object.
@@ -107,6 +114,7 @@ func Problem(pr core.Problem) jsonProblem {
 	for _, c := range pr.Candidates {
 		jp.Candidates = append(jp.Candidates, jsonCandidate{
 			Line: c.Line, EndLine: c.EndLine, Context: c.Context, Similarity: round2(c.Similarity), Diff: c.Diff,
+			Where: c.Explanation.Where, Search: c.Explanation.Search, Replace: c.Explanation.Replace, Anchor: c.Explanation.Anchor,
 		})
 	}
 	return jp

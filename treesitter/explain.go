@@ -1,0 +1,83 @@
+package treesitter
+
+import (
+	"fmt"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// Explain implements core.Explainer: for each place of an ambiguous block,
+// the innermost enclosing definition and the widened block that matches
+// there only. The CLI passes it in core.Options; core knows no grammar.
+func Explain(path, text, search, replace string, occurrences []int) []core.Explanation {
+	return DefaultCache.Explain(path, text, search, replace, occurrences)
+}
+
+// Explain is the package function on this cache.
+func (c *Cache) Explain(path, text, search, replace string, occurrences []int) []core.Explanation {
+	out := make([]core.Explanation, len(occurrences))
+	for _, w := range c.Widen(path, text, search, replace, occurrences) {
+		if w.Occurrence < 0 || w.Occurrence >= len(out) {
+			continue
+		}
+		out[w.Occurrence] = core.Explanation{Where: Describe(w.Definitions), Search: w.Search, Replace: w.Replace, Anchor: w.Anchor}
+	}
+	return out
+}
+
+// SyntaxProblems parses every file a valid plan changes before and after,
+// and returns a warning for each syntax error the change adds near what it
+// edited, laid at the door of the block whose new lines hold it (or are
+// nearest to it). Files of no known language are skipped.
+func SyntaxProblems(plan *core.Plan) core.Problems { return DefaultCache.SyntaxProblems(plan) }
+
+// SyntaxProblems is the package function on this cache.
+func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
+	var out core.Problems
+	for _, fc := range plan.Files {
+		if fc.Action == core.ActionDelete || len(fc.Lines) == 0 || LanguageFor(fc.Path, fc.New) == nil {
+			continue
+		}
+		m := core.NewMapper(string(fc.New))
+		ranges := make([][2]int, 0, len(fc.Lines))
+		for _, l := range fc.Lines {
+			start := m.LineStart(l.Line - 1)
+			ranges = append(ranges, [2]int{start, max(start, m.LineStart(l.EndLine))})
+		}
+		for _, e := range c.SyntaxErrors(fc.Path, fc.Old, fc.New, ranges) {
+			block := nearestBlock(fc.Lines, e.Line)
+			detail := ""
+			if e.Missing != "" {
+				detail = fmt.Sprintf(" (missing %q)", e.Missing)
+			}
+			p := core.Problem{
+				Kind: core.KindSyntax, Severity: core.SeverityWarning, Block: block, Path: fc.Display, Line: e.Line,
+				Message: fmt.Sprintf("applying block #%d leaves a syntax error in %s:%d%s", block, fc.Display, e.Line, detail),
+				Hint:    "check the block's REPLACE text: a bracket, quote or keyword may be missing",
+			}
+			if block >= 1 && block <= len(plan.Patch.Blocks) {
+				p.Span = plan.Patch.Blocks[block-1].Span
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// nearestBlock returns the block whose new lines hold line, or the closest.
+func nearestBlock(lines []core.BlockLines, line int) int {
+	best, dist := 0, -1
+	for _, l := range lines {
+		d := 0
+		switch {
+		case line < l.Line:
+			d = l.Line - line
+		case line > l.EndLine:
+			d = line - max(l.EndLine, l.Line)
+		}
+		if dist < 0 || d < dist {
+			best, dist = l.Block, d
+		}
+	}
+	return best
+}
