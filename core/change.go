@@ -18,7 +18,7 @@ type FileChange struct {
 	Action  Action
 	Existed bool   // the file existed at validation (an existing 0-byte file may be "created")
 	Old     []byte // the validated content; nil when the file did not exist
-	New     []byte // the content to write; nil for ActionDelete
+	New     []byte // the content to write; nil for ActionDelete. Read-only: it may share memory with strings
 	Blocks  []int  // the numbers of the blocks applied to this file, in order
 	// Lines says where each block's new text ended up in New, so that what
 	// is found in the new content (a syntax error) can be laid at the door
