@@ -5,7 +5,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build install demo test fmt-check vet gotest bench clean vsix e2e e2e-nvim e2e-vscode
+.PHONY: all build install demo test fmt-check vet gotest bench clean vsix e2e e2e-nvim e2e-vscode fuzz stress
 
 all: build
 
@@ -40,6 +40,34 @@ gotest:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./core/...
 
+# Fuzzing (SECURITY.md): each target for FUZZTIME with FUZZPARALLEL workers
+# (1 keeps a loaded 2-core machine from timing workers out); the last line
+# of each run is its exec count. New failures land in core/testdata/fuzz.
+FUZZTIME     ?= 2m
+FUZZPARALLEL ?= 1
+FUZZTARGETS  ?= FuzzParse FuzzParseApplyPatch FuzzApplyInverse FuzzValidatePlan FuzzFuzzyMatch
+fuzz:
+	@log=$$(mktemp); for f in $(FUZZTARGETS); do \
+	  echo "== $$f ($(FUZZTIME))"; \
+	  if ! $(GO) test ./core -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL) >$$log 2>&1; then \
+	    cat $$log; rm -f $$log; exit 1; fi; \
+	  grep 'execs:' $$log | tail -1; \
+	done; rm -f $$log
+
+# The long runs (SECURITY.md): SIGKILL of a real fsrb during a 324-file
+# commit KILLTRIALS times, then --recover; the 100 MB target file; the
+# language server's abuse tests under the race detector, several times.
+KILLTRIALS ?= 200
+stress:
+	@log=$$(mktemp); \
+	if ! FSRB_KILL_TRIALS=$(KILLTRIALS) FSRB_STRESS=1 $(GO) test -count=1 -timeout 60m -v \
+	  -run 'TestKillDuringCommit|TestBigTargetFile|TestTenThousandBlocks|TestSizeLimits' ./cmd/fsrb >$$log 2>&1; then \
+	  cat $$log; rm -f $$log; exit 1; fi; \
+	grep -E '^(ok|---)|kill trials|target of|blocks \(|broken block' $$log; \
+	if ! $(GO) test -race -count=5 -v -timeout 30m -run 'TestMalformedJSONRPC|TestUnknownDocuments|TestCancelEveryRequestType|TestApplyEditNeverAnswered|TestPanicRecovered|TestDidChangeStorm' ./lsp >$$log 2>&1; then \
+	  cat $$log; rm -f $$log; exit 1; fi; \
+	grep -E '^ok|storm of|unanswered' $$log; rm -f $$log
+
 clean:
 	$(GO) clean ./...
 
@@ -55,4 +83,5 @@ e2e-nvim:
 	bash editors/e2e/nvim.sh
 
 e2e-vscode: vsix
+	cd editors/vscode && npm test
 	bash editors/e2e/vscode.sh editors/vscode/fsrb.vsix

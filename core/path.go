@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // pathError is a refused path: the kind to report and why.
@@ -28,6 +29,12 @@ func CleanPath(root, name string) (string, error) {
 	}
 	if strings.ContainsRune(name, 0) {
 		return "", &pathError{KindBadPath, "the path contains a NUL byte"}
+	}
+	if !utf8.ValidString(name) {
+		return "", &pathError{KindBadPath, fmt.Sprintf("the path %q is not valid UTF-8", name)}
+	}
+	if r, what := spoofRune(name); what != "" {
+		return "", &pathError{KindBadPath, fmt.Sprintf("the path %q contains %U, %s; write paths in plain characters", name, r, what)}
 	}
 	if strings.Contains(name, `\`) {
 		return "", &pathError{KindBadPath, fmt.Sprintf("the path %q contains a backslash; write paths with forward slashes", name)}
@@ -60,8 +67,10 @@ func CleanPath(root, name string) (string, error) {
 			return "", &pathError{KindBadPath, fmt.Sprintf("the path %q is inside a .git folder; fsrb never edits git's internals", name)}
 		}
 	}
-	if len(path.Base(p)) > 255 {
-		return "", &pathError{KindBadPath, fmt.Sprintf("the file name in %q is longer than 255 bytes", name)}
+	for _, part := range strings.Split(p, "/") {
+		if len(part) > 255 {
+			return "", &pathError{KindBadPath, fmt.Sprintf("a file or folder name in %q is longer than 255 bytes", name)}
+		}
 	}
 	return p, nil
 }
@@ -79,6 +88,30 @@ func pathKind(err error) Kind {
 		return KindBadPath
 	}
 	return KindReadError
+}
+
+// spoofRune finds a character that has no business in a path a patch
+// names: a control character (a terminal or a review would hide it), a
+// bidirectional override (it reorders what the reader sees), or a look-alike
+// of a separator or a dot ("..／etc", "．．/x"), which would write a file
+// whose name reads like an escape from the root. Other non-ASCII names
+// (accents, CJK, emoji) are fine.
+func spoofRune(name string) (rune, string) {
+	for _, r := range name {
+		switch {
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			return r, "a control character"
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
+			return r, "a bidirectional control, which reorders what a reader sees"
+		}
+		switch r {
+		case '\uFF0F', '\u2215', '\u2044', '\u29F8', '\u2571', '\uFE68', '\uFF3C', '\u29F5', '\u29F9', '\u2216':
+			return r, "a look-alike of a slash"
+		case '\uFF0E', '\u2024', '\u2025', '\uFE52':
+			return r, "a look-alike of a dot"
+		}
+	}
+	return 0, ""
 }
 
 func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -137,16 +137,27 @@ func resolveRoot(root string) (string, error) {
 	return filepath.EvalSymlinks(abs)
 }
 
+// maxPatch bounds the patch text (SECURITY.md): 10,000 blocks take about
+// 1 MiB.
+const maxPatch = 64 << 20
+
 func readPatch(name string, stdin io.Reader) (string, error) {
 	var data []byte
 	var err error
 	if name == "-" {
-		data, err = io.ReadAll(stdin)
+		data, err = io.ReadAll(io.LimitReader(stdin, maxPatch+1))
 	} else {
-		data, err = os.ReadFile(name)
+		var f *os.File
+		if f, err = os.Open(name); err == nil {
+			data, err = io.ReadAll(io.LimitReader(f, maxPatch+1))
+			f.Close()
+		}
 	}
 	if err != nil {
 		return "", fmt.Errorf("cannot read the patch: %v", err)
+	}
+	if len(data) > maxPatch {
+		return "", fmt.Errorf("the patch is larger than fsrb's limit of %d MiB", maxPatch>>20)
 	}
 	return string(data), nil
 }
@@ -174,6 +185,12 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 			return exitFail
 		}
 		return exitOK
+	}
+	// Every run checks for an interrupted commit first: validating against
+	// a half-applied tree would report nonsense, and committing on top of
+	// it would let a later recovery undo this run with stale backups.
+	if pending, err := commit.Pending(disk.Root, commit.Options{}); err == nil && pending {
+		return recoveryNeeded(patch, f, stdout, stderr)
 	}
 	plan := validate(patch, disk, slashRoot, f.fuzzy)
 	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Color: colorOK(stdout)}
@@ -221,11 +238,28 @@ func validate(patch *core.Patch, fsys core.FS, root string, fuzzy bool) *core.Pl
 	return plan
 }
 
+// recoveryNeeded refuses a run while an interrupted commit is pending.
+func recoveryNeeded(patch *core.Patch, f flags, stdout, stderr io.Writer) int {
+	if f.json {
+		plan := &core.Plan{Patch: patch, Problems: core.Problems{commitProblem(commit.ErrRecoveryNeeded)}}
+		report.JSON(stdout, report.Outcome{Plan: plan, CommitFailed: true})
+		return exitFail
+	}
+	fmt.Fprint(stderr, "[ERROR] An earlier fsrb commit in this workspace was interrupted (a crash, a kill, a power cut):\n"+
+		"its files may be half old, half new. Run `fsrb --recover` to roll it back, then run this patch again.\n\n"+
+		"Nothing was written.\n")
+	return exitFail
+}
+
 func commitProblem(err error) core.Problem {
 	var conflict *commit.ConflictError
 	if errors.As(err, &conflict) {
 		return core.Problem{Kind: core.KindConflict, Path: conflict.Path, Message: err.Error(),
 			Hint: "run fsrb again to validate against the new content"}
+	}
+	if errors.Is(err, commit.ErrRecoveryNeeded) {
+		return core.Problem{Kind: core.KindCommit, Message: err.Error(),
+			Hint: "run fsrb --recover to roll the interrupted commit back, then run this patch again"}
 	}
 	return core.Problem{Kind: core.KindCommit, Message: err.Error(),
 		Hint: "fix the cause (permissions, disk space) and run fsrb again"}

@@ -18,6 +18,15 @@ import (
 // through a symbolic link.
 var ErrInsideGit = core.ErrInsideGit
 
+// MaxFileSize bounds the files the engine reads: validating holds a file
+// and its new content in memory a few times over (6.5 to 7 times the
+// file at peak), so a 256 MiB file needs under 2 GiB. SECURITY.md
+// documents the limit.
+const MaxFileSize = 256 << 20
+
+// ErrTooLarge reports a file over MaxFileSize.
+var ErrTooLarge = errors.New("the file is larger than fsrb's limit of 256 MiB")
+
 // Disk is the workspace on disk, as the CLI's engine reads it.
 type Disk struct {
 	// Root is absolute, clean and free of symbolic links (NewDisk makes it
@@ -54,6 +63,9 @@ func (d *Disk) ReadFile(name string) ([]byte, error) {
 	real, err := d.RealPath(name)
 	if err != nil {
 		return nil, err
+	}
+	if fi, err := os.Stat(d.abs(real)); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: it holds %d bytes", ErrTooLarge, fi.Size())}
 	}
 	data, err := readRegular(d.abs(real))
 	if err != nil {

@@ -3,6 +3,7 @@ package commit
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 var (
@@ -26,14 +27,18 @@ func (e *ConflictError) Error() string {
 	return fmt.Sprintf("%s changed on disk after validation; nothing was written. Run fsrb again.", e.Path)
 }
 
-// UndoConflictError reports a file that no longer holds what the commit
+// UndoConflictError reports the files that no longer hold what the commit
 // wrote: undoing would throw away someone's later edit.
 type UndoConflictError struct {
-	Path string
+	Path  string   // the first of them
+	Paths []string // every one, in the commit's order
 }
 
 func (e *UndoConflictError) Error() string {
-	return fmt.Sprintf("%s changed since fsrb wrote it; nothing was undone", e.Path)
+	if len(e.Paths) <= 1 {
+		return fmt.Sprintf("%s changed since fsrb wrote it; nothing was undone", e.Path)
+	}
+	return fmt.Sprintf("%d files changed since fsrb wrote them: %s; nothing was undone", len(e.Paths), strings.Join(e.Paths, ", "))
 }
 
 // CommitError reports a step that failed while writing. RolledBack tells

@@ -205,16 +205,19 @@ func lastUndoable(js []journal) *journal {
 // that every file still holds exactly what it wrote.
 func inverse(disk *Disk, j *journal) ([]op, error) {
 	var ops []op
+	var changed []string // every file that moved on, so that the user sees them all at once
 	for _, f := range j.m.Files {
 		if real, err := disk.RealPath(f.Path); err != nil || real != f.Path {
-			return nil, &UndoConflictError{Path: f.Path}
+			changed = append(changed, f.Path)
+			continue
 		}
 		now, err := inspect(disk.abs(f.Path))
 		if err != nil {
 			return nil, err
 		}
 		if f.NewHash == "" && now.exists || f.NewHash != "" && (!now.regular || hash(now.data) != f.NewHash) {
-			return nil, &UndoConflictError{Path: f.Path}
+			changed = append(changed, f.Path)
+			continue
 		}
 		o := op{path: f.Path, existed: now.exists, old: now.data, oldMode: now.mode}
 		switch {
@@ -232,6 +235,9 @@ func inverse(disk *Disk, j *journal) ([]op, error) {
 			o.newMode = f.Mode
 		}
 		ops = append(ops, o)
+	}
+	if len(changed) > 0 {
+		return nil, &UndoConflictError{Path: changed[0], Paths: changed}
 	}
 	return ops, nil
 }
