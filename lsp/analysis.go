@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/treesitter"
 )
 
 // analysis is what core says about one patch document in one snapshot.
@@ -14,6 +15,12 @@ type analysis struct {
 	patch *core.Patch
 	plan  *core.Plan
 	deps  map[string]bool // the target files it names, cleaned and resolved
+	// names maps a place's enclosing definition as core's Explanation
+	// describes it ("func (s *Server) Start") to its short name
+	// ("Server.Start"), per path as the patch writes it: quick-fix titles
+	// use the name, related information the description. Written only
+	// while the analysis is computed.
+	names map[string]string
 }
 
 type analysisOnce struct {
@@ -26,7 +33,7 @@ type analysisOnce struct {
 // It returns nil for a document that is not open or not a patch.
 func (s *snapshot) analyze(u protocol.DocumentURI) *analysis {
 	d, ok := s.docs[u]
-	if !ok || s.view == nil || !d.isPatch() && !d.isMarkdown() {
+	if !ok || s.view == nil || !d.served() {
 		return nil
 	}
 	s.mu.Lock()
@@ -54,8 +61,21 @@ func (s *snapshot) analyzed(u protocol.DocumentURI) *analysis {
 
 func (s *snapshot) compute(d *document) *analysis {
 	patch := core.Parse(d.text, core.ParseOptions{Exists: s.exists})
-	plan := core.Validate(patch, s, s.options())
-	a := &analysis{doc: d, patch: patch, plan: plan, deps: map[string]bool{}}
+	a := &analysis{doc: d, patch: patch, deps: map[string]bool{}, names: map[string]string{}}
+	opt := s.options()
+	if s.trees != nil {
+		opt.Explain = a.explainer(s.trees)
+	}
+	plan := core.Validate(patch, s, opt)
+	if plan.OK() && s.trees != nil {
+		// A plan that validates may still break a file's syntax: a warning
+		// on the block whose new lines hold the error (issue 5 item 4).
+		if syn := s.trees.SyntaxProblems(plan); len(syn) > 0 {
+			plan.Problems = append(plan.Problems, syn...)
+			plan.Problems.Sort()
+		}
+	}
+	a.plan = plan
 	for i, b := range patch.Blocks {
 		if clean, err := core.CleanPath(s.view.slashRoot, b.Path); err == nil {
 			a.deps[clean] = true
@@ -68,7 +88,41 @@ func (s *snapshot) compute(d *document) *analysis {
 }
 
 func (s *snapshot) options() core.Options {
-	return core.Options{Root: s.view.slashRoot, Fuzzy: s.settings.Fuzzy}
+	opt := core.Options{Root: s.view.slashRoot, Fuzzy: s.settings.Fuzzy}
+	if s.trees != nil {
+		opt.Explain = s.trees.Explain
+	}
+	return opt
+}
+
+// explainer is core's Explainer for this analysis: tree-sitter's (the
+// enclosing definition and the widened block of each place of an ambiguous
+// block, through the session's cache), which also notes each definition's
+// short name in a.names.
+func (a *analysis) explainer(trees *treesitter.Cache) core.Explainer {
+	return func(path, text, search, replace string, occ []int) []core.Explanation {
+		ex := trees.Explain(path, text, search, replace, occ)
+		for i, e := range ex {
+			if e.Where == "" || i >= len(occ) || occ[i] < 0 || occ[i] > len(text) {
+				continue
+			}
+			defs, _ := trees.EnclosingDefinitions(path, []byte(text), occ[i], min(occ[i]+len(search), len(text)))
+			if len(defs) > 0 && defs[len(defs)-1].Name != "" {
+				a.names[nameKey(path, e.Where)] = defs[len(defs)-1].Name
+			}
+		}
+		return ex
+	}
+}
+
+func nameKey(path, where string) string { return path + "\x00" + where }
+
+// definitionName is the short name of a place's definition for titles.
+func (a *analysis) definitionName(path string, ex core.Explanation) string {
+	if n, ok := a.names[nameKey(path, ex.Where)]; ok {
+		return n
+	}
+	return ex.Where
 }
 
 // planBlock validates block n (1-based) alone on the current content of

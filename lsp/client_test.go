@@ -213,6 +213,8 @@ func languageOf(name string) string {
 		return "markdown"
 	case strings.HasSuffix(name, ".go"):
 		return "go"
+	case strings.HasSuffix(name, ".diff"):
+		return "diff" // as VS Code names it; a *.patch stays plaintext here, found by its extension
 	}
 	return "plaintext"
 }
@@ -261,6 +263,25 @@ func (c *testClient) edit(u protocol.DocumentURI, old, new string) int32 {
 	err := c.notify(protocol.MethodTextDocumentDidChange, map[string]any{
 		"textDocument":   map[string]any{"uri": u, "version": v},
 		"contentChanges": []any{map[string]any{"range": rng, "text": new}},
+	})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return v
+}
+
+// replace sends the whole new text of an open document (a change without
+// a range) and returns its version.
+func (c *testClient) replace(u protocol.DocumentURI, text string) int32 {
+	c.t.Helper()
+	c.mu.Lock()
+	c.texts[u] = text
+	c.versions[u]++
+	v := c.versions[u]
+	c.mu.Unlock()
+	err := c.notify(protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": u, "version": v},
+		"contentChanges": []any{map[string]any{"text": text}},
 	})
 	if err != nil {
 		c.t.Fatal(err)

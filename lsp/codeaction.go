@@ -29,6 +29,7 @@ var producers = []struct {
 	fn   func(r *actionRequest) ([]CodeAction, error)
 }{
 	{protocol.QuickFix, replaceSearchFixes},
+	{protocol.QuickFix, occurrenceFixes},
 	{protocol.QuickFix, headerFixes},
 	{KindApplyAll, func(r *actionRequest) ([]CodeAction, error) { return applyAll(r, KindApplyAll) }},
 	{protocol.RefactorRewrite, func(r *actionRequest) ([]CodeAction, error) { return applyAll(r, protocol.RefactorRewrite) }},
@@ -138,21 +139,25 @@ func replaceSearchFixes(r *actionRequest) ([]CodeAction, error) {
 		if !sameModuloLooks(b.Search, c.Text) {
 			continue
 		}
-		body := escapeBody(c.Text)
-		if strings.Contains(r.a.doc.text, "\r\n") {
-			body = strings.ReplaceAll(body, "\n", "\r\n")
+		var body string
+		if isHunk(&b) {
+			// A diff hunk interleaves SEARCH and REPLACE: rewrite its
+			// context and "-" lines only, one for one.
+			var ok bool
+			if body, ok = hunkWithSearch(r.a.doc.text[b.SearchBody.Start:b.SearchBody.End], c.Text); !ok {
+				continue
+			}
+		} else {
+			body = escapeBody(c.Text)
 		}
+		body = withEOL(body, r.a.doc)
 		edit := protocol.TextEdit{Range: toRange(r.a.doc.mapper, b.SearchBody), NewText: body}
 		act := CodeAction{
 			Title:       fmt.Sprintf("Replace SEARCH with the file's actual text (lines %d-%d)", c.Line, c.EndLine),
 			Kind:        protocol.QuickFix,
 			IsPreferred: true,
 			Edit:        documentEdit(r.a.doc, []protocol.TextEdit{edit}, r.caps),
-		}
-		for _, d := range r.params.Context.Diagnostics {
-			if d.Code == string(core.KindNotFound) && d.Source == "fsrb" {
-				act.Diagnostics = append(act.Diagnostics, d)
-			}
+			Diagnostics: r.diagnostics(p.Kind),
 		}
 		out = append(out, act)
 	}
@@ -200,24 +205,46 @@ func headerFixes(r *actionRequest) ([]CodeAction, error) {
 		for line > 0 && fenceLine.MatchString(m.Text()[m.LineStart(line-1):m.LineEnd(line-1)]) {
 			line--
 		}
-		eol := "\n"
-		if strings.Contains(r.a.doc.text, "\r\n") {
-			eol = "\r\n"
-		}
+		eol := eolOf(r.a.doc)
 		at := toRange(m, core.Span{Start: m.LineStart(line), End: m.LineStart(line)})
 		act := CodeAction{
-			Title: fmt.Sprintf("Write the path %s above block #%d", b.Path, b.Number),
-			Kind:  protocol.QuickFix,
-			Edit:  documentEdit(r.a.doc, []protocol.TextEdit{{Range: at, NewText: b.Path + eol}}, r.caps),
-		}
-		for _, d := range r.params.Context.Diagnostics {
-			if d.Code == string(core.KindInheritedPath) && d.Source == "fsrb" {
-				act.Diagnostics = append(act.Diagnostics, d)
-			}
+			Title:       fmt.Sprintf("Write the path %s above block #%d", b.Path, b.Number),
+			Kind:        protocol.QuickFix,
+			Edit:        documentEdit(r.a.doc, []protocol.TextEdit{{Range: at, NewText: b.Path + eol}}, r.caps),
+			Diagnostics: r.diagnostics(p.Kind),
 		}
 		out = append(out, act)
 	}
 	return out, nil
+}
+
+// diagnostics returns the client's diagnostics of ours with that code that
+// the action fixes.
+func (r *actionRequest) diagnostics(kind core.Kind) []protocol.Diagnostic {
+	var out []protocol.Diagnostic
+	for _, d := range r.params.Context.Diagnostics {
+		if d.Code == string(kind) && d.Source == "fsrb" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// eolOf is the line ending new lines of the patch document take: CRLF when
+// the document has any, as the quick fixes always did.
+func eolOf(d *document) string {
+	if strings.Contains(d.text, "\r\n") {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+// withEOL gives LF text the document's line endings.
+func withEOL(text string, d *document) string {
+	if eol := eolOf(d); eol != "\n" {
+		return strings.ReplaceAll(text, "\n", eol)
+	}
+	return text
 }
 
 // fenceLine is an opening code fence: backticks, or one of aider's tags.

@@ -67,6 +67,9 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		return nil, nil
 	}
 
+	// Waiting on the editor (a dialog, a busy client, one that never
+	// answers) must not hold up the messages behind this one.
+	releaseQueue(ctx)
 	done := s.progress(ctx, params.WorkDoneToken, caps, plan, label)
 	res, err := s.applyEdit(ctx, label, edit)
 	done()

@@ -224,25 +224,56 @@ func (s *snapshot) problemSpan(a *analysis, p core.Problem) core.Span {
 	}
 	switch p.Kind {
 	case core.KindNotFound, core.KindAmbiguous, core.KindPartialLine, core.KindAlreadyApplied, core.KindFuzzy:
-		return searchSpan(b)
+		return searchSpan(a.doc.mapper, b)
 	case core.KindMissingFile, core.KindFileExists, core.KindOutsideRoot, core.KindBadPath, core.KindBinary, core.KindReadError:
 		if !b.PathSpan.Empty() {
 			return b.PathSpan
 		}
-		return b.SearchMarker
+		return markerSpan(a.doc.mapper, b)
 	case core.KindIncomplete:
-		return b.SearchMarker
+		return markerSpan(a.doc.mapper, b)
+	case core.KindSyntax:
+		// On the new text that broke the file.
+		if !b.ReplaceBody.Empty() {
+			return bodySpan(b.ReplaceBody)
+		}
+		return searchSpan(a.doc.mapper, b)
 	}
 	return p.Span
 }
 
-// searchSpan is the SEARCH marker and body, without the body's last line break.
-func searchSpan(b *core.Block) core.Span {
-	sp := core.Span{Start: b.SearchMarker.Start, End: b.SearchMarker.End}
+// searchSpan is the SEARCH marker and body, without the body's last line
+// break: for a diff hunk, its "@@" line (if any) and its lines.
+func searchSpan(m *core.Mapper, b *core.Block) core.Span {
+	sp := markerSpan(m, b)
 	if b.SearchBody.End > b.SearchBody.Start {
-		sp.End = b.SearchBody.End - 1 // before the "\n" of the last body line
+		sp.End = max(sp.End, bodySpan(b.SearchBody).End)
 	}
 	return sp
+}
+
+// bodySpan is a body without its last line break.
+func bodySpan(sp core.Span) core.Span {
+	if sp.End > sp.Start {
+		sp.End-- // before the "\n" of the last body line
+	}
+	return sp
+}
+
+// markerSpan is the line that opens a block, where lenses and symbols sit:
+// its SEARCH (or NEW_FILE) marker; for a diff hunk its "@@" line, or its
+// first line when the hunk has none (an apply-patch file's first hunk);
+// for a whole-file operation (Add, Delete, Move) its header.
+func markerSpan(m *core.Mapper, b *core.Block) core.Span {
+	switch {
+	case !b.SearchMarker.Empty():
+		return b.SearchMarker
+	case !b.SearchBody.Empty():
+		return lineSpan(m, m.Line(b.SearchBody.Start))
+	case !b.Header.Empty():
+		return b.Header
+	}
+	return lineSpan(m, m.Line(b.Span.Start))
 }
 
 func lineSpan(m *core.Mapper, line int) core.Span {
@@ -285,9 +316,13 @@ func (s *snapshot) related(a *analysis, p core.Problem) []protocol.DiagnosticRel
 		}
 	case core.KindAmbiguous:
 		for i, c := range p.Candidates {
+			msg := fmt.Sprintf("occurrence %d of %d, at line %d: %s", i+1, len(p.Candidates), c.Line, c.Context)
+			if where := c.Explanation.Where; where != "" {
+				msg = fmt.Sprintf("occurrence %d of %d, in %s (line %d)", i+1, len(p.Candidates), where, c.Line)
+			}
 			out = append(out, protocol.DiagnosticRelatedInformation{
 				Location: protocol.Location{URI: u, Range: lineRange(c.Line, c.EndLine)},
-				Message:  fmt.Sprintf("match %d of %d: line %d: %s", i+1, len(p.Candidates), c.Line, c.Context),
+				Message:  msg,
 			})
 		}
 	case core.KindAlreadyApplied, core.KindPartialLine:

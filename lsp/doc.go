@@ -1,6 +1,10 @@
 // Package lsp is fsrb's language server: it shows live, as the user types,
-// which blocks of a patch (an .fsrb file or a Markdown chat answer) will
-// apply, and applies all of them — or none — as one WorkspaceEdit.
+// which blocks of a patch (an .fsrb file, a Markdown chat answer, or a
+// *.patch / *.diff file in any format core reads) will apply, and applies
+// all of them — or none — as one WorkspaceEdit. Tree-sitter (package
+// treesitter, through the session's own cache) names the places of an
+// ambiguous block, proposes the block that targets each, and flags edits
+// that break a file's syntax.
 //
 // The server is a thin adapter over core, in the shape of gopls: one file
 // per method group, every handler on the same template (take a snapshot,

@@ -97,3 +97,68 @@ func TestMarkdownClearedWhenBlocksGo(t *testing.T) {
 		t.Fatalf("prose left: %s", b)
 	}
 }
+
+// A document of language id "diff" is a patch whatever its name (VS Code
+// names *.patch and *.diff so), and is re-validated when a file it names
+// changes in the editor (issue 7 item 7).
+func TestDiffLanguageID(t *testing.T) {
+	root := writeFiles(t, map[string]string{"a.txt": "one\ntwo\n"})
+	c := newClient(t, root)
+	text := "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-three\n+THREE\n"
+	u := c.uri("answer.txt")
+	c.mu.Lock()
+	c.versions[u], c.texts[u] = 1, text
+	c.mu.Unlock()
+	if err := c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "diff", Version: 1, Text: text,
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := errorsOf(c.waitDiagnostics(u, 1)); len(got) != 1 || got[0] != "not-found" {
+		t.Fatalf("want not-found, got %v", got)
+	}
+	target := c.open("a.txt", nil)
+	c.edit(target, "two", "three")
+	c.waitFor("the diff re-validated", func() bool {
+		pubs := c.diags[u]
+		return len(pubs) > 1 && len(pubs[len(pubs)-1].Diagnostics) == 0
+	})
+}
+
+// Symbols of an apply-patch document: a file symbol's range holds its
+// header (the selection) and every hunk, though hunks leave the header out.
+func TestApplyPatchSymbols(t *testing.T) {
+	root := writeFiles(t, map[string]string{"a.py": "x = 1\ny = 2\n"})
+	c := newClient(t, root)
+	text := "*** Begin Patch\n*** Update File: a.py\n-x = 1\n+x = 10\n@@\n-y = 2\n+y = 20\n*** End Patch\n"
+	u := c.open("p.patch", &text)
+	if got := errorsOf(c.waitDiagnostics(u, 1)); len(got) != 0 {
+		t.Fatalf("errors: %v", got)
+	}
+	var syms []protocol.DocumentSymbol
+	if err := c.call(protocol.MethodTextDocumentDocumentSymbol, &protocol.DocumentSymbolParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &syms); err != nil {
+		t.Fatal(err)
+	}
+	if len(syms) != 1 || len(syms[0].Children) != 2 {
+		t.Fatalf("symbols: %+v", syms)
+	}
+	inside := func(in, out protocol.Range) bool {
+		return !less(in.Start, out.Start) && !less(out.End, in.End)
+	}
+	if f := syms[0]; !inside(f.SelectionRange, f.Range) || excerpt(text, f.SelectionRange) != "a.py" {
+		t.Errorf("file symbol: range %+v, selection %+v", f.Range, f.SelectionRange)
+	}
+	for i, h := range syms[0].Children {
+		if !inside(h.SelectionRange, h.Range) || !inside(h.Range, syms[0].Range) {
+			t.Errorf("hunk %d: range %+v, selection %+v", i+1, h.Range, h.SelectionRange)
+		}
+	}
+	// The first hunk has no "@@" line: its selection is its first line.
+	if got := excerpt(text, syms[0].Children[0].SelectionRange); got != "-x = 1" {
+		t.Errorf("first hunk's selection: %q", got)
+	}
+}
+
+func less(a, b protocol.Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+}

@@ -19,8 +19,9 @@ import (
 //   - cancellable: answers $/cancelRequest at once, in the read loop, so a
 //     request still queued or running can be cancelled (wire.go: the
 //     library never cancels numeric ids);
-//   - jsonrpc2.AsyncHandler: one handler at a time, in arrival order, so
-//     didChange notifications apply in order;
+//   - ordered (queue.go): one handler at a time, in arrival order, so
+//     didChange notifications apply in order; a handler waiting on the
+//     client releases the queue (releaseQueue);
 //   - guard: logs each call, turns panics into JSON-RPC errors and makes
 //     sure every request is replied to exactly once (a missing reply would
 //     stall every message behind it);
@@ -28,7 +29,7 @@ import (
 //   - dispatch: our own decoding for the methods whose library types are
 //     wrong (wire.go), protocol.ServerHandler for the rest.
 func (s *Server) handler() jsonrpc2.Handler {
-	return s.cancellable(jsonrpc2.AsyncHandler(s.guard(s.gate(s.dispatch))))
+	return s.cancellable(ordered(s.guard(s.gate(s.dispatch))))
 }
 
 func (s *Server) cancellable(next jsonrpc2.Handler) jsonrpc2.Handler {
@@ -107,6 +108,9 @@ func (s *Server) guard(next jsonrpc2.Handler) jsonrpc2.Handler {
 				_ = logged(ctx, nil, jsonrpc2.NewError(jsonrpc2.InternalError, "fsrb: no reply"))
 			}
 		}()
+		if hook := testHook.Load(); hook != nil {
+			(*hook)(ctx, req.Method())
+		}
 		return next(ctx, logged, req)
 	}
 }

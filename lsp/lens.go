@@ -25,7 +25,7 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		})
 	}
 	for _, b := range a.patch.Blocks {
-		rng := toRange(a.doc.mapper, b.SearchMarker)
+		rng := toRange(a.doc.mapper, markerSpan(a.doc.mapper, &b))
 		out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{Title: fmt.Sprintf("#%d %s", b.Number, a.status(b.Number))}})
 		if res, ok := a.result(b.Number); ok && res.Status == core.StatusApplies {
 			out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{

@@ -89,7 +89,7 @@ func (s *Server) modify(m modification) error {
 		}
 		for u, d := range next.docs {
 			deps, known := s.deps[u]
-			if (d.isPatch() || d.isMarkdown()) && (!known || deps[k]) {
+			if d.served() && (!known || deps[k]) {
 				affected[u] = true
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,16 +26,23 @@ import (
 //	@settings      initializationOptions (JSON)
 //	@diagnostics   one line per diagnostic, in the style of gopls' marker
 //	               tests — located by substring, never by line:column:
-//	                 <severity> <code> "<substring of the patch>" [related <file> "<substring of file>"]...
+//	                 <severity> <code> "<substring of the patch>" [related <file> "<substring of file>"]... [message "<substring>"]
 //	               the diagnostic's range holds the substring's start, a related
 //	               range the last line of its substring; every diagnostic must
 //	               be claimed by a line and every line used
+//	@related       the messages of the related information of every
+//	               diagnostic, in order, one a line
 //	@applyall      "offered", "none" or "disabled"; when offered, the edit is
 //	               applied as an editor would and must give exactly the bytes of
 //	               core's plan (what the CLI writes)
 //	@out/<file>    the content of <file> after "Apply all blocks"
 //	@gone/<file>   <file> is deleted by "Apply all blocks"
-//	@fixed         the patch after its one quick fix; it then validates
+//	@fixes         the titles of the quick fixes offered on the whole
+//	               document, one a line, in order
+//	@fixed         the patch after its one quick fix; it then validates, and
+//	               "Apply all blocks" gives exactly the bytes of core's plan
+//	@fixed/N       the same after the N-th quick fix (1-based), for patches
+//	               that get several; each starts from the original patch
 //	@lenses        substrings of the code lens titles, in order
 func TestScenarios(t *testing.T) {
 	paths, err := filepath.Glob("../testdata/lsp/*.txtar")
@@ -102,17 +110,16 @@ func runScenario(t *testing.T, path string) {
 	u := c.open(sc.patchName, &sc.patchText)
 	diags := c.waitDiagnostics(u, 1)
 
+	fuzzy := options != nil && strings.Contains(string(options.(json.RawMessage)), `"fuzzy": true`)
 	checkDiagnostics(t, sc, c, diags)
 	if want, ok := sc.sections["@applyall"]; ok {
-		checkApplyAll(t, sc, c, u, strings.TrimSpace(want), options != nil && strings.Contains(string(options.(json.RawMessage)), `"fuzzy": true`))
-	}
-	if want, ok := sc.sections["@fixed"]; ok {
-		checkQuickFix(t, sc, c, u, want)
+		checkApplyAll(t, sc, c, u, strings.TrimSpace(want), fuzzy)
 	}
 	if want, ok := sc.sections["@lenses"]; ok {
 		checkLenses(t, c, u, want)
 	}
 	smoke(t, c, u, sc.patchText)
+	checkQuickFixes(t, sc, c, u, fuzzy)
 }
 
 var severities = map[string]protocol.DiagnosticSeverity{
@@ -138,15 +145,22 @@ func checkDiagnostics(t *testing.T, sc *scenario, c *testClient, diags []protoco
 			t.Fatalf("@diagnostics: %q is not in the patch", sub)
 		}
 		var related [][2]string
-		for rest := words[3:]; len(rest) > 0; rest = rest[3:] {
-			if len(rest) < 3 || rest[0] != "related" {
-				t.Fatalf("bad related clause in %q", line)
+		var msg string
+		for rest := words[3:]; len(rest) > 0; {
+			switch {
+			case len(rest) >= 3 && rest[0] == "related":
+				related = append(related, [2]string{rest[1], rest[2]})
+				rest = rest[3:]
+			case len(rest) >= 2 && rest[0] == "message":
+				msg = rest[1]
+				rest = rest[2:]
+			default:
+				t.Fatalf("bad clause in %q", line)
 			}
-			related = append(related, [2]string{rest[1], rest[2]})
 		}
 		found := false
 		for i, d := range diags {
-			if claimed[i] || d.Severity != sev || d.Code != code || !covers(sc.patchText, d.Range, at) {
+			if claimed[i] || d.Severity != sev || d.Code != code || !covers(sc.patchText, d.Range, at) || !strings.Contains(d.Message, msg) {
 				continue
 			}
 			if d.Source != "fsrb" {
@@ -163,6 +177,17 @@ func checkDiagnostics(t *testing.T, sc *scenario, c *testClient, diags []protoco
 	for i, d := range diags {
 		if !claimed[i] {
 			t.Errorf("unexpected diagnostic %s %v at %q: %s", severityName(d.Severity), d.Code, excerpt(sc.patchText, d.Range), d.Message)
+		}
+	}
+	if want, ok := sc.sections["@related"]; ok {
+		var msgs []string
+		for _, d := range diags {
+			for _, ri := range d.RelatedInformation {
+				msgs = append(msgs, ri.Message)
+			}
+		}
+		if got, want := strings.Join(msgs, "\n"), strings.TrimSpace(want); got != want {
+			t.Errorf("related information:\n got: %s\nwant: %s", got, want)
 		}
 	}
 }
@@ -219,6 +244,33 @@ func checkApplyAll(t *testing.T, sc *scenario, c *testClient, u protocol.Documen
 	default:
 		t.Fatalf("bad @applyall %q", want)
 	}
+	ed := applyAllAsCLI(t, sc, c, u, sc.patchText, fuzzy)
+	for name, body := range sc.sections {
+		if k, ok := strings.CutPrefix(name, "@out/"); ok {
+			if got, exists := ed.files[k]; !exists || got != body {
+				t.Errorf("%s after Apply all blocks:\n got: %q\nwant: %q", k, got, body)
+			}
+		}
+		if k, ok := strings.CutPrefix(name, "@gone/"); ok {
+			if _, exists := ed.files[k]; exists {
+				t.Errorf("%s: not deleted", k)
+			}
+		}
+	}
+}
+
+// applyAllAsCLI takes the one "Apply all blocks" action offered on the
+// patch (whose editor text is patchText), applies it as an editor would,
+// and checks that it gives exactly the bytes of core's plan: what the CLI
+// writes.
+func applyAllAsCLI(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI, patchText string, fuzzy bool) *editor {
+	t.Helper()
+	var all []lsp.CodeAction
+	for _, a := range c.codeActions(u, protocol.Range{}, protocol.Source) {
+		if a.Kind == lsp.KindApplyAll {
+			all = append(all, a)
+		}
+	}
 	if len(all) != 1 || all[0].Edit == nil {
 		t.Fatalf("want one Apply all blocks with an edit, got %+v", all)
 	}
@@ -247,7 +299,7 @@ func checkApplyAll(t *testing.T, sc *scenario, c *testClient, u protocol.Documen
 		t.Fatal(err)
 	}
 	slashRoot := filepath.ToSlash(disk.Root)
-	patch := core.Parse(sc.patchText, core.ParseOptions{Exists: func(name string) bool {
+	patch := core.Parse(patchText, core.ParseOptions{Exists: func(name string) bool {
 		clean, err := core.CleanPath(slashRoot, name)
 		if err != nil {
 			return false
@@ -287,51 +339,69 @@ func checkApplyAll(t *testing.T, sc *scenario, c *testClient, u protocol.Documen
 			t.Errorf("%s: created but not in the plan", k)
 		}
 	}
-	for name, body := range sc.sections {
-		if k, ok := strings.CutPrefix(name, "@out/"); ok {
-			if got, exists := ed.files[k]; !exists || got != body {
-				t.Errorf("%s after Apply all blocks:\n got: %q\nwant: %q", k, got, body)
-			}
-		}
-		if k, ok := strings.CutPrefix(name, "@gone/"); ok {
-			if _, exists := ed.files[k]; exists {
-				t.Errorf("%s: not deleted", k)
-			}
-		}
-	}
+	return ed
 }
 
-func checkQuickFix(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI, want string) {
+// checkQuickFixes checks @fixes and every @fixed section: each fix, applied
+// to the original patch, gives the expected text, which then validates and
+// applies as the CLI would.
+func checkQuickFixes(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI, fuzzy bool) {
 	t.Helper()
+	var names []string
+	for name := range sc.sections {
+		if name == "@fixed" || strings.HasPrefix(name, "@fixed/") {
+			names = append(names, name)
+		}
+	}
+	want, listed := sc.sections["@fixes"]
+	if len(names) == 0 && !listed {
+		return
+	}
+	sort.Strings(names)
 	end := positionOf(sc.patchText, len(sc.patchText))
 	var fixes []lsp.CodeAction
+	var titles []string
 	for _, a := range c.codeActions(u, protocol.Range{End: end}, protocol.QuickFix) {
 		if a.Kind == protocol.QuickFix {
 			fixes = append(fixes, a)
+			titles = append(titles, a.Title)
 		}
 	}
-	if len(fixes) != 1 || fixes[0].Edit == nil {
-		t.Fatalf("want one quick fix with an edit, got %+v", fixes)
-	}
-	ed := &editor{root: sc.root, files: map[string]string{sc.patchName: sc.patchText}}
-	if err := ed.apply(fixes[0].Edit); err != nil {
-		t.Fatal(err)
-	}
-	got := ed.files[sc.patchName]
-	if got != want {
-		t.Fatalf("patch after the quick fix:\n got: %q\nwant: %q", got, want)
-	}
-	// Sent as a change without a range: the whole text.
-	if err := c.notify(protocol.MethodTextDocumentDidChange, map[string]any{
-		"textDocument":   map[string]any{"uri": u, "version": 2},
-		"contentChanges": []any{map[string]any{"text": got}},
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range c.waitDiagnostics(u, 2) {
-		if d.Severity == protocol.DiagnosticSeverityError {
-			t.Errorf("after the quick fix: %v %s", d.Code, d.Message)
+	if listed {
+		if got, want := strings.Join(titles, "\n"), strings.TrimSpace(want); got != want {
+			t.Errorf("quick fixes:\n got: %s\nwant: %s", got, want)
 		}
+	}
+	for _, name := range names {
+		n := 1
+		if name == "@fixed" {
+			if len(fixes) != 1 {
+				t.Fatalf("want one quick fix, got %q", titles)
+			}
+		} else if k, err := strconv.Atoi(strings.TrimPrefix(name, "@fixed/")); err != nil || k < 1 || k > len(fixes) {
+			t.Fatalf("%s: no such quick fix among %q", name, titles)
+		} else {
+			n = k
+		}
+		fix := fixes[n-1]
+		if fix.Edit == nil {
+			t.Fatalf("quick fix %q has no edit", fix.Title)
+		}
+		ed := &editor{root: sc.root, files: map[string]string{sc.patchName: sc.patchText}}
+		if err := ed.apply(fix.Edit); err != nil {
+			t.Fatal(err)
+		}
+		got := ed.files[sc.patchName]
+		if got != sc.sections[name] {
+			t.Fatalf("patch after the quick fix %q:\n got: %q\nwant: %q", fix.Title, got, sc.sections[name])
+		}
+		for _, d := range c.waitDiagnostics(u, c.replace(u, got)) {
+			if d.Severity == protocol.DiagnosticSeverityError {
+				t.Errorf("after the quick fix %q: %v %s", fix.Title, d.Code, d.Message)
+			}
+		}
+		applyAllAsCLI(t, sc, c, u, got, fuzzy)
+		c.waitDiagnostics(u, c.replace(u, sc.patchText)) // back to the original
 	}
 }
 

@@ -10,10 +10,26 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/fsrb/fsrb/treesitter"
 )
 
 // DefaultDebounce is how long diagnostics wait for a burst of typing to end.
 const DefaultDebounce = 75 * time.Millisecond
+
+// treeFiles bounds the tree-sitter cache: the target files whose parse
+// trees (a few versions each) the session keeps.
+const treeFiles = 128
+
+// treeTimeout bounds one parse: diagnostics must not wait long for a
+// syntax check or a widening, which are only advice.
+const treeTimeout = 500 * time.Millisecond
+
+func newTrees() *treesitter.Cache {
+	c := treesitter.NewCache(treeFiles)
+	c.Timeout = treeTimeout
+	return c
+}
 
 // Options configures a server.
 type Options struct {
@@ -50,7 +66,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) *Session {
 	if opt.Logger == nil {
 		opt.Logger = zap.NewNop()
 	}
-	conn := jsonrpc2.NewConn(jsonrpc2.NewStream(rwc))
+	conn := jsonrpc2.NewConn(newStream(rwc, opt.Logger))
 	srv := newServer(conn, opt)
 	// Diagnostics stop with the connection; requests already read still
 	// run to their reply.
@@ -108,7 +124,7 @@ func newServer(conn jsonrpc2.Conn, opt Options) *Server {
 		log:    opt.Logger,
 		opt:    opt,
 		exit:   make(chan int, 1),
-		snap:   emptySnapshot(),
+		snap:   emptySnapshot(newTrees()),
 		deps:   map[protocol.DocumentURI]map[string]bool{},
 	}
 	s.diag = newDiagnoser(s, opt.Debounce)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/core/commit"
+	"github.com/fsrb/fsrb/treesitter"
 )
 
 // view is the workspace a session serves: one root, read through the disk.
@@ -82,6 +83,19 @@ func (d *document) isMarkdown() bool {
 	return d.lang == "markdown" || hasExt(d.uri, ".md", ".markdown")
 }
 
+// isDiff: a *.patch or *.diff file (language id "diff") is a patch when its
+// content is one of the formats core reads — apply-patch, a unified diff,
+// SEARCH/REPLACE blocks in any dialect (issue 7 item 7); otherwise, like
+// Markdown prose, it gets no "no blocks" error.
+func (d *document) isDiff() bool {
+	return d.lang == "diff" || hasExt(d.uri, ".patch", ".diff")
+}
+
+// served reports whether the server analyzes the document at all.
+func (d *document) served() bool {
+	return d.isPatch() || d.isMarkdown() || d.isDiff()
+}
+
 // snapshot is the immutable state of the workspace at one moment: the open
 // buffers over the disk. It implements core.FS, so the engine reads a
 // buffer's unsaved text where the editor has one and the disk elsewhere —
@@ -91,6 +105,10 @@ type snapshot struct {
 	settings settings
 	docs     map[protocol.DocumentURI]*document
 	overlay  map[string]*document // open buffers by key
+	// trees is the session's tree-sitter cache, shared by every snapshot:
+	// trees are keyed by path and content, so each version of a target file
+	// is parsed once, incrementally from the version before.
+	trees *treesitter.Cache
 
 	mu       sync.Mutex
 	analyses map[protocol.DocumentURI]*analysisOnce
@@ -98,8 +116,9 @@ type snapshot struct {
 
 var _ core.FS = (*snapshot)(nil)
 
-func emptySnapshot() *snapshot {
+func emptySnapshot(trees *treesitter.Cache) *snapshot {
 	return &snapshot{
+		trees:    trees,
 		docs:     map[protocol.DocumentURI]*document{},
 		overlay:  map[string]*document{},
 		analyses: map[protocol.DocumentURI]*analysisOnce{},
@@ -108,7 +127,7 @@ func emptySnapshot() *snapshot {
 
 // clone copies the maps a modification changes; analyses start afresh.
 func (s *snapshot) clone() *snapshot {
-	c := emptySnapshot()
+	c := emptySnapshot(s.trees)
 	c.view, c.settings = s.view, s.settings
 	for k, v := range s.docs {
 		c.docs[k] = v

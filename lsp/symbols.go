@@ -25,21 +25,26 @@ func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		if !ok {
 			sel := b.PathSpan
 			if sel.Empty() {
-				sel = b.SearchMarker
+				sel = markerSpan(m, &b)
 			}
 			f = &protocol.DocumentSymbol{Name: b.Path, Kind: protocol.SymbolKindFile, SelectionRange: toRange(m, sel)}
 			byPath[b.Path] = f
 			files = append(files, f)
 			spans[b.Path] = b.Span
 		}
-		sp := spans[b.Path]
-		spans[b.Path] = core.Span{Start: min(sp.Start, b.Span.Start), End: max(sp.End, b.Span.End)}
+		// A diff hunk's span leaves out its file's header, which holds the
+		// file symbol's selection range.
+		sp, whole := spans[b.Path], b.Span
+		if !b.Header.Empty() {
+			whole = core.Span{Start: min(whole.Start, b.Header.Start), End: max(whole.End, b.Header.End)}
+		}
+		spans[b.Path] = core.Span{Start: min(sp.Start, whole.Start), End: max(sp.End, whole.End)}
 		f.Children = append(f.Children, protocol.DocumentSymbol{
 			Name:           fmt.Sprintf("#%d %s", b.Number, b.Op),
 			Detail:         a.status(b.Number),
 			Kind:           protocol.SymbolKindEvent,
 			Range:          toRange(m, b.Span),
-			SelectionRange: toRange(m, b.SearchMarker),
+			SelectionRange: toRange(m, markerSpan(m, &b)),
 		})
 	}
 	for _, f := range files {

@@ -167,6 +167,11 @@ func rpcError(err error) error {
 	if asRPC(err, &e) {
 		return err
 	}
+	if strings.HasPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": ") {
+		// protocol.ServerHandler's params that do not decode: it formats
+		// jsonrpc2.ErrParse with %s, so no code comes with it.
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "fsrb: bad params: "+strings.TrimPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": "))
+	}
 	return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 }
 

@@ -1,0 +1,14 @@
+package lsp
+
+import (
+	"context"
+	"testing"
+)
+
+// SetTestHook runs f inside every handler, under the panic guard, before
+// the method is served, for the rest of the test (queue.go).
+func SetTestHook(t testing.TB, f func(ctx context.Context, method string)) {
+	t.Helper()
+	testHook.Store(&f)
+	t.Cleanup(func() { testHook.Store(nil) })
+}

@@ -1,0 +1,180 @@
+package lsp
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+)
+
+// maxMessage bounds one JSON-RPC message. LSP messages carry whole
+// documents; a patch of a few megabytes is large. A longer message is
+// skipped without being read into memory, and answered with an error.
+const maxMessage = 64 << 20
+
+// stream is jsonrpc2's stream made tolerant of a bad client: the
+// library's stream ends the connection at the first message it cannot
+// decode (and allocates whatever Content-Length says). This one answers a
+// body that is not JSON with a ParseError, a JSON value that is no
+// JSON-RPC message with an InvalidRequest (id null, as JSON-RPC 2.0 says),
+// skips header lines it does not understand and messages over maxMessage,
+// and goes on reading. Only the end of the input ends it.
+type stream struct {
+	in    *bufio.Reader
+	out   jsonrpc2.Stream // writes and Close
+	rwc   io.ReadWriteCloser
+	log   *zap.Logger
+	write sync.Mutex
+}
+
+func newStream(rwc io.ReadWriteCloser, log *zap.Logger) *stream {
+	return &stream{in: bufio.NewReader(rwc), out: jsonrpc2.NewStream(rwc), rwc: rwc, log: log}
+}
+
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	var total int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, total, err
+		}
+		body, n, err := s.frame()
+		total += n
+		switch {
+		case err == errFrame:
+			continue // logged by frame
+		case err != nil:
+			return nil, total, err
+		case body == nil:
+			continue // too large, skipped and answered
+		}
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err == nil {
+			return own(msg), total, nil
+		}
+		code := jsonrpc2.ParseError
+		if json.Valid(body) {
+			code = jsonrpc2.InvalidRequest
+		}
+		s.log.Info("malformed JSON-RPC message answered with an error", zap.Error(err), zap.ByteString("body", clipBytes(body)))
+		s.replyNullID(ctx, code, fmt.Sprintf("fsrb: malformed JSON-RPC message: %v", err))
+	}
+}
+
+var errFrame = fmt.Errorf("bad frame")
+
+// frame reads one "Content-Length: N\r\n\r\n" header and its body. A body
+// over maxMessage is skipped (nil body); a frame without a length is
+// errFrame.
+func (s *stream) frame() ([]byte, int64, error) {
+	var total int64
+	length := int64(-1)
+	headers := 0
+	for {
+		line, err := s.in.ReadString('\n')
+		total += int64(len(line))
+		if err != nil {
+			return nil, total, fmt.Errorf("failed reading header line: %w", err)
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			if headers == 0 {
+				continue // blank lines between messages
+			}
+			break
+		}
+		headers++
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			s.log.Info("header line ignored", zap.String("line", string(clipBytes([]byte(line)))))
+			continue
+		}
+		if strings.EqualFold(strings.TrimSpace(name), jsonrpc2.HdrContentLength) {
+			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+			if err != nil || n <= 0 {
+				s.log.Info("bad Content-Length", zap.String("value", string(clipBytes([]byte(value)))))
+				length = -2
+				continue
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		s.log.Info("message without a valid Content-Length skipped")
+		s.replyNullID(context.Background(), jsonrpc2.ParseError, "fsrb: message without a valid Content-Length header")
+		return nil, total, errFrame
+	}
+	if length > maxMessage {
+		n, err := io.CopyN(io.Discard, s.in, length)
+		total += n
+		if err != nil {
+			return nil, total, fmt.Errorf("skipping an oversized message: %w", err)
+		}
+		s.log.Info("oversized message skipped", zap.Int64("bytes", length))
+		s.replyNullID(context.Background(), jsonrpc2.InvalidRequest, fmt.Sprintf("fsrb: message of %d bytes skipped; the limit is %d", length, maxMessage))
+		return nil, total, nil
+	}
+	body := make([]byte, length)
+	n, err := io.ReadFull(s.in, body)
+	total += int64(n)
+	if err != nil {
+		return nil, total, fmt.Errorf("read full of data: %w", err)
+	}
+	return body, total, nil
+}
+
+// replyNullID answers a message whose id could not be read.
+func (s *stream) replyNullID(ctx context.Context, code jsonrpc2.Code, msg string) {
+	data, _ := json.Marshal(map[string]any{
+		"jsonrpc": "2.0", "id": nil,
+		"error": map[string]any{"code": code, "message": msg},
+	})
+	s.write.Lock()
+	defer s.write.Unlock()
+	if _, err := fmt.Fprintf(s.rwc, "Content-Length: %d\r\n\r\n%s", len(data), data); err != nil {
+		s.log.Info("error reply not sent", zap.Error(err))
+	}
+}
+
+func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	s.write.Lock()
+	defer s.write.Unlock()
+	return s.out.Write(ctx, msg)
+}
+
+func (s *stream) Close() error { return s.out.Close() }
+
+// own copies a request out of the decoder's buffer. The library decodes
+// without copying, so a request's method and params point into a buffer of
+// 32 KB or more; a burst of small notifications queued behind a slow
+// handler would hold one such buffer each (10,000 didChange: 300 MB).
+func own(msg jsonrpc2.Message) jsonrpc2.Message {
+	if r, ok := msg.(jsonrpc2.Request); ok && len(r.Params()) == 0 {
+		return msg // rare (shutdown, exit), and NewCall would turn no params into null
+	}
+	switch m := msg.(type) {
+	case *jsonrpc2.Call:
+		if c, err := jsonrpc2.NewCall(m.ID(), strings.Clone(m.Method()), json.RawMessage(bytes.Clone(m.Params()))); err == nil {
+			return c
+		}
+	case *jsonrpc2.Notification:
+		if n, err := jsonrpc2.NewNotification(strings.Clone(m.Method()), json.RawMessage(bytes.Clone(m.Params()))); err == nil {
+			return n
+		}
+	}
+	return msg
+}
+
+func clipBytes(b []byte) []byte {
+	if len(b) > 200 {
+		return b[:200]
+	}
+	return b
+}
