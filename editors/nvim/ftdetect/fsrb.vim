@@ -1,0 +1,2 @@
+" fsrb patch documents (SEARCH/REPLACE blocks)
+autocmd BufRead,BufNewFile *.fsrb setfiletype fsrb

@@ -1,0 +1,184 @@
+// fsrb for VS Code: a client of the fsrb-lsp language server for *.fsrb
+// patches (and Markdown chat answers when `fsrb.markdown` is on).
+import * as vscode from 'vscode';
+import {
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+} from 'vscode-languageclient/node';
+import { resolveServer } from './server';
+import { BlockStatus } from './status';
+import { MergeConflictGuard } from './mergeConflict';
+
+let client: LanguageClient | undefined;
+let output: vscode.LogOutputChannel;
+let status: BlockStatus;
+let starting: Promise<void> | undefined;
+let guard: MergeConflictGuard | undefined;
+
+function config() {
+  return vscode.workspace.getConfiguration('fsrb');
+}
+
+function markdownServed(): boolean {
+  return config().get<boolean>('markdown', false);
+}
+
+export function isPatchDocument(doc: vscode.TextDocument | undefined): boolean {
+  if (!doc) return false;
+  return doc.languageId === 'fsrb' || (doc.languageId === 'markdown' && markdownServed());
+}
+
+function documentSelector(): { scheme: string; language: string }[] {
+  const sel = [
+    { scheme: 'file', language: 'fsrb' },
+    { scheme: 'untitled', language: 'fsrb' },
+  ];
+  if (markdownServed()) sel.push({ scheme: 'file', language: 'markdown' }, { scheme: 'untitled', language: 'markdown' });
+  return sel;
+}
+
+// The block number at a line of a patch, from the server's code lenses
+// ("#N …" sits on each block's SEARCH marker).
+async function blockAt(uri: vscode.Uri, line: number): Promise<number | undefined> {
+  const lenses = await status.lenses(uri);
+  let best: { n: number; line: number } | undefined;
+  const blocks: { n: number; line: number; title: string }[] = [];
+  for (const l of lenses) {
+    const m = /^#(\d+)\b/.exec(l.command?.title ?? '');
+    if (!m) continue;
+    const b = { n: Number(m[1]), line: l.range.start.line, title: l.command!.title };
+    blocks.push(b);
+    if (b.line <= line && (!best || b.line >= best.line)) best = b;
+  }
+  if (best) return best.n;
+  if (blocks.length === 0) return undefined;
+  const pick = await vscode.window.showQuickPick(
+    blocks.map((b) => ({ label: b.title, n: b.n })),
+    { placeHolder: 'fsrb: apply which block?' },
+  );
+  return pick?.n;
+}
+
+async function startClient(context: vscode.ExtensionContext): Promise<void> {
+  const found = await resolveServer(config().get<string>('server.path', ''));
+  if (!found.path) {
+    const open = 'Open Settings';
+    output.appendLine(`[fsrb] ${found.error}`);
+    vscode.window.showErrorMessage(found.error!, open).then((choice) => {
+      if (choice === open) vscode.commands.executeCommand('workbench.action.openSettings', 'fsrb.server.path');
+    });
+    status.serverMissing();
+    return;
+  }
+  output.appendLine(`[fsrb] starting ${found.path}`);
+  // stdio, with no transport flag: TransportKind.stdio would add `--stdio`.
+  const serverOptions: ServerOptions = { command: found.path, args: [] };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: documentSelector(),
+    outputChannel: output,
+    traceOutputChannel: output,
+    initializationOptions: { fuzzy: config().get<boolean>('fuzzy', false) },
+    synchronize: { configurationSection: 'fsrb' },
+    middleware: {
+      // The palette runs fsrb.applyAll / fsrb.applyBlock with no arguments:
+      // fill in the active patch and the block under the cursor.
+      executeCommand: async (command, args, next) => {
+        if (args.length === 0 && (command === 'fsrb.applyAll' || command === 'fsrb.applyBlock')) {
+          const editor = vscode.window.activeTextEditor;
+          if (!editor || !isPatchDocument(editor.document)) {
+            vscode.window.showWarningMessage('fsrb: open a patch (*.fsrb) first');
+            return undefined;
+          }
+          args = [editor.document.uri.toString()];
+          if (command === 'fsrb.applyBlock') {
+            const n = await blockAt(editor.document.uri, editor.selection.active.line);
+            if (n === undefined) return undefined;
+            args.push(n);
+          }
+        }
+        return next(command, args);
+      },
+    },
+  };
+  const c = new LanguageClient('fsrb', 'fsrb', serverOptions, clientOptions);
+  client = c;
+  status.setClient(c);
+  context.subscriptions.push(
+    c.onDidChangeState((e) => {
+      if (e.newState === State.Stopped) status.refresh();
+    }),
+  );
+  try {
+    await c.start();
+  } catch (err) {
+    output.appendLine(`[fsrb] the server did not start: ${err}`);
+    vscode.window.showErrorMessage(`fsrb: the language server ${found.path} did not start: ${err}`, 'Show Log').then((choice) => {
+      if (choice) output.show(true);
+    });
+  }
+  status.refresh();
+}
+
+async function stopClient(): Promise<void> {
+  const c = client;
+  client = undefined;
+  status.setClient(undefined);
+  if (c) {
+    try {
+      await c.stop(2000);
+    } catch {
+      // already stopped
+    }
+    c.dispose(2000);
+  }
+}
+
+async function restart(context: vscode.ExtensionContext): Promise<void> {
+  await starting;
+  await stopClient();
+  starting = startClient(context);
+  await starting;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel('fsrb', { log: true });
+  status = new BlockStatus(isPatchDocument);
+  guard = new MergeConflictGuard(context, isPatchDocument, output);
+  context.subscriptions.push(output, status, guard);
+  vscode.commands.executeCommand('setContext', 'fsrb.markdownServed', markdownServed());
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('fsrb.restartServer', () => restart(context)),
+    vscode.commands.registerCommand('fsrb.showServerLog', () => output.show(true)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('fsrb.server.path') || e.affectsConfiguration('fsrb.markdown')) {
+        vscode.commands.executeCommand('setContext', 'fsrb.markdownServed', markdownServed());
+        restart(context);
+      }
+    }),
+  );
+  // fsrb.applyAll and fsrb.applyBlock are the server's commands: the
+  // language client registers them (with the middleware above), so that
+  // code lenses, code actions and the palette all reach the server.
+
+  // Activated by a Markdown file with `fsrb.markdown` off: start the server
+  // only once a patch is opened.
+  if (vscode.workspace.textDocuments.some(isPatchDocument)) {
+    starting = startClient(context);
+  } else {
+    const sub = vscode.workspace.onDidOpenTextDocument((doc) => {
+      if (!client && isPatchDocument(doc)) {
+        sub.dispose();
+        starting = startClient(context);
+      }
+    });
+    context.subscriptions.push(sub);
+  }
+  await starting;
+}
+
+export async function deactivate(): Promise<void> {
+  await Promise.all([guard?.release(), stopClient()]);
+}
