@@ -9,6 +9,7 @@ type Explainer func(path, text, search, replace string, occurrences []int) []Exp
 // Explanation tells one place of an ambiguous block apart from the others.
 type Explanation struct {
 	Where string // the enclosing definition, e.g. "func (s *Server) Start"; "" at top level
+	Name  string // its short, qualified name for titles, e.g. "Server.Start"
 	// Search and Replace are the block widened with context lines so that it
 	// matches this place only ("" when no widening makes it unique).
 	Search, Replace string

@@ -6,7 +6,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/fsrb/fsrb/core"
-	"github.com/fsrb/fsrb/treesitter"
 )
 
 // analysis is what core says about one patch document in one snapshot.
@@ -15,12 +14,6 @@ type analysis struct {
 	patch *core.Patch
 	plan  *core.Plan
 	deps  map[string]bool // the target files it names, cleaned and resolved
-	// names maps a place's enclosing definition as core's Explanation
-	// describes it ("func (s *Server) Start") to its short name
-	// ("Server.Start"), per path as the patch writes it: quick-fix titles
-	// use the name, related information the description. Written only
-	// while the analysis is computed.
-	names map[string]string
 }
 
 type analysisOnce struct {
@@ -61,12 +54,8 @@ func (s *snapshot) analyzed(u protocol.DocumentURI) *analysis {
 
 func (s *snapshot) compute(d *document) *analysis {
 	patch := core.Parse(d.text, core.ParseOptions{Exists: s.exists})
-	a := &analysis{doc: d, patch: patch, deps: map[string]bool{}, names: map[string]string{}}
-	opt := s.options()
-	if s.trees != nil {
-		opt.Explain = a.explainer(s.trees)
-	}
-	plan := core.Validate(patch, s, opt)
+	a := &analysis{doc: d, patch: patch, deps: map[string]bool{}}
+	plan := core.Validate(patch, s, s.options())
 	if plan.OK() && s.trees != nil {
 		// A plan that validates may still break a file's syntax: a warning
 		// on the block whose new lines hold the error (issue 5 item 4).
@@ -95,32 +84,10 @@ func (s *snapshot) options() core.Options {
 	return opt
 }
 
-// explainer is core's Explainer for this analysis: tree-sitter's (the
-// enclosing definition and the widened block of each place of an ambiguous
-// block, through the session's cache), which also notes each definition's
-// short name in a.names.
-func (a *analysis) explainer(trees *treesitter.Cache) core.Explainer {
-	return func(path, text, search, replace string, occ []int) []core.Explanation {
-		ex := trees.Explain(path, text, search, replace, occ)
-		for i, e := range ex {
-			if e.Where == "" || i >= len(occ) || occ[i] < 0 || occ[i] > len(text) {
-				continue
-			}
-			defs, _ := trees.EnclosingDefinitions(path, []byte(text), occ[i], min(occ[i]+len(search), len(text)))
-			if len(defs) > 0 && defs[len(defs)-1].Name != "" {
-				a.names[nameKey(path, e.Where)] = defs[len(defs)-1].Name
-			}
-		}
-		return ex
-	}
-}
-
-func nameKey(path, where string) string { return path + "\x00" + where }
-
 // definitionName is the short name of a place's definition for titles.
-func (a *analysis) definitionName(path string, ex core.Explanation) string {
-	if n, ok := a.names[nameKey(path, ex.Where)]; ok {
-		return n
+func definitionName(ex core.Explanation) string {
+	if ex.Name != "" {
+		return ex.Name
 	}
 	return ex.Where
 }

@@ -32,15 +32,16 @@ type testClient struct {
 	conn    jsonrpc2.Conn
 	session *lsp.Session
 
-	mu       sync.Mutex
-	changed  chan struct{} // closed and replaced on every event
-	diags    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
-	messages []protocol.ShowMessageParams
-	progress []json.RawMessage
-	applied  []lsp.ApplyWorkspaceEditParams
-	calls    int32 // requests sent, to predict ids for $/cancelRequest
-	versions map[protocol.DocumentURI]int32
-	texts    map[protocol.DocumentURI]string
+	mu        sync.Mutex
+	changed   chan struct{} // closed and replaced on every event
+	diags     map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
+	messages  []protocol.ShowMessageParams
+	progress  []json.RawMessage
+	applied   []lsp.ApplyWorkspaceEditParams
+	refreshes int   // workspace/codeLens/refresh requests received
+	calls     int32 // requests sent, to predict ids for $/cancelRequest
+	versions  map[protocol.DocumentURI]int32
+	texts     map[protocol.DocumentURI]string
 
 	// onApply answers workspace/applyEdit; nil applies nothing and says yes.
 	onApply func(lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult
@@ -155,6 +156,9 @@ func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jso
 		}
 		return reply(ctx, res, nil)
 	case protocol.MethodWorkDoneProgressCreate, protocol.MethodClientRegisterCapability:
+		return reply(ctx, nil, nil)
+	case "workspace/codeLens/refresh":
+		c.record(func() { c.refreshes++ })
 		return reply(ctx, nil, nil)
 	}
 	return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)

@@ -97,6 +97,12 @@ func (d *diagnoser) run(ctx context.Context, snap *snapshot, uris map[protocol.D
 		order = append(order, u)
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i] < order[j] })
+	published := false
+	defer func() {
+		if published {
+			d.refreshLenses(ctx)
+		}
+	}()
 	for i, u := range order {
 		var params *protocol.PublishDiagnosticsParams
 		ok := ctx.Err() == nil
@@ -120,7 +126,25 @@ func (d *diagnoser) run(ctx context.Context, snap *snapshot, uris map[protocol.D
 		if err := d.srv.client.PublishDiagnostics(context.WithoutCancel(ctx), params); err != nil {
 			d.srv.log.Info("publishDiagnostics", zap.Error(err))
 		}
+		published = true
 	}
+}
+
+// refreshLenses asks the client to fetch code lenses again: their titles
+// ("#2 2 matches") change with the validation, and editors otherwise keep
+// the old ones until the user scrolls (seen in VS Code and Neovim). It runs
+// on its own goroutine so that a slow client never holds diagnostics up.
+func (d *diagnoser) refreshLenses(ctx context.Context) {
+	if !d.srv.capabilities().codeLensRefresh {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if _, err := d.srv.conn.Call(ctx, "workspace/codeLens/refresh", nil, nil); err != nil {
+			d.srv.log.Debug("workspace/codeLens/refresh", zap.Error(err))
+		}
+	}()
 }
 
 // diagnose computes what to publish for u, or false when there is nothing

@@ -162,3 +162,25 @@ func TestApplyPatchSymbols(t *testing.T) {
 func less(a, b protocol.Position) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 }
+
+// Code lens titles change with every validation; a client that supports it
+// is asked to fetch them again (VS Code kept "#2 2 matches" otherwise).
+func TestCodeLensRefresh(t *testing.T) {
+	root := writeFiles(t, map[string]string{"a.txt": "one\n"})
+	c := startClient(t, root)
+	c.initialize(`{"workspace": {"applyEdit": true, "codeLens": {"refreshSupport": true}}}`, nil)
+	text := "a.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n"
+	u := c.open("p.fsrb", &text)
+	c.waitDiagnostics(u, 1)
+	c.waitFor("a codeLens refresh", func() bool { return c.refreshes > 0 })
+
+	// Without the capability, no request is sent.
+	c2 := newClient(t, root)
+	u2 := c2.open("q.fsrb", &text)
+	c2.waitDiagnostics(u2, 1)
+	var n int
+	c2.locked(func() { n = c2.refreshes })
+	if n != 0 {
+		t.Errorf("%d refreshes sent to a client without refreshSupport", n)
+	}
+}

@@ -28,6 +28,7 @@ type clientCaps struct {
 	workDoneProgress  bool
 	disabledActions   bool // codeAction.disabledSupport
 	watchRegistration bool
+	codeLensRefresh   bool // workspace.codeLens.refreshSupport
 }
 
 func readCaps(c protocol.ClientCapabilities) clientCaps {
@@ -49,6 +50,9 @@ func readCaps(c protocol.ClientCapabilities) clientCaps {
 		}
 		if d := w.DidChangeWatchedFiles; d != nil {
 			cc.watchRegistration = d.DynamicRegistration
+		}
+		if cl := w.CodeLens; cl != nil {
+			cc.codeLensRefresh = cl.RefreshSupport
 		}
 	}
 	if w := c.Window; w != nil {

@@ -54,7 +54,7 @@ func occurrenceTitles(a *analysis, b *core.Block, cs []core.Candidate) []string 
 	seen := map[string]int{}
 	for i, c := range cs {
 		if c.Explanation.Where != "" {
-			names[i] = a.definitionName(b.Path, c.Explanation)
+			names[i] = definitionName(c.Explanation)
 			seen[names[i]]++
 		}
 	}

@@ -20,7 +20,11 @@ func (c *Cache) Explain(path, text, search, replace string, occurrences []int) [
 		if w.Occurrence < 0 || w.Occurrence >= len(out) {
 			continue
 		}
-		out[w.Occurrence] = core.Explanation{Where: Describe(w.Definitions), Search: w.Search, Replace: w.Replace, Anchor: w.Anchor}
+		ex := core.Explanation{Where: Describe(w.Definitions), Search: w.Search, Replace: w.Replace, Anchor: w.Anchor}
+		if n := len(w.Definitions); n > 0 {
+			ex.Name = w.Definitions[n-1].Name
+		}
+		out[w.Occurrence] = ex
 	}
 	return out
 }

@@ -23,6 +23,9 @@ var version = ""
 func main() {
 	logFile := flag.String("log-file", "", "write logs to this file (default: stderr); stdout carries the protocol")
 	showVersion := flag.Bool("version", false, "print the version and exit")
+	// Clients (vscode-languageclient among them) add --stdio for the stdio
+	// transport; it is the only one there is, so the flag is accepted and ignored.
+	flag.Bool("stdio", false, "use stdin/stdout (the default and only transport)")
 	flag.Parse()
 	if *showVersion {
 		fmt.Println("fsrb-lsp", buildVersion())
