@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -333,40 +332,29 @@ func TestCasesCLI(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root, patchFile := tc.setup(t)
 			args := append(append([]string{}, tc.args...), patchFile)
-			cmd := exec.Command(fsrbBin, args...)
-			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1")
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			err := cmd.Run()
-			code := 0
-			if ee, ok := err.(*exec.ExitError); ok {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			code, stdout, stderr := runCLI(t, root, args...)
 			if code != tc.exit {
-				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.exit, &stdout, &stderr)
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.exit, stdout, stderr)
 			}
 			norm := func(s string) string { return strings.ReplaceAll(s, patchFile, "$PATCH") }
 			if *update && (tc.stdout != nil || tc.stderr != nil) {
 				for i, f := range tc.ar.Files {
 					switch f.Name {
 					case "stdout":
-						tc.ar.Files[i].Data = []byte(norm(stdout.String()))
+						tc.ar.Files[i].Data = []byte(norm(stdout))
 					case "stderr":
-						tc.ar.Files[i].Data = []byte(norm(stderr.String()))
+						tc.ar.Files[i].Data = []byte(norm(stderr))
 					}
 				}
 				updated[tc.file] = tc
 			}
 			if tc.stdout != nil && !*update {
-				if diff := cmp.Diff(*tc.stdout, norm(stdout.String())); diff != "" {
+				if diff := cmp.Diff(*tc.stdout, norm(stdout)); diff != "" {
 					t.Errorf("stdout (-want +got):\n%s", diff)
 				}
 			}
 			if tc.stderr != nil && !*update {
-				if diff := cmp.Diff(*tc.stderr, norm(stderr.String())); diff != "" {
+				if diff := cmp.Diff(*tc.stderr, norm(stderr)); diff != "" {
 					t.Errorf("stderr (-want +got):\n%s", diff)
 				}
 			}

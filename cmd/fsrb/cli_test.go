@@ -247,19 +247,8 @@ func TestBlocksListing(t *testing.T) {
 func TestUndoAndRecover(t *testing.T) {
 	root := workspace(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"})
 	state := t.TempDir()
-	run := func(args ...string) (int, string, string) {
-		cmd := exec.Command(fsrbBin, args...)
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state)
-		var stdout, stderr strings.Builder
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		}
-		return code, stdout.String(), stderr.String()
-	}
+	env := append(os.Environ(), "XDG_STATE_HOME="+state)
+	run := func(args ...string) (int, string, string) { return runIn(t, root, env, args...) }
 	if code, _, stderr := run(writePatch(t, twoFiles)); code != 0 {
 		t.Fatal(stderr)
 	}

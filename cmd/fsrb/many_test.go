@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -56,18 +54,7 @@ func snapshot(t *testing.T, root string) map[string]string {
 
 func runCLI(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
-	cmd := exec.Command(fsrbBin, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode(), stdout.String(), stderr.String()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return 0, stdout.String(), stderr.String()
+	return runIn(t, dir, append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1"), args...)
 }
 
 func TestTwentyFilesTenBlocks(t *testing.T) {
