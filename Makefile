@@ -37,8 +37,13 @@ vet:
 gotest:
 	$(GO) test -race -count=1 ./...
 
+# The workloads of issue 9 (bench/main.go), in process and as whole fsrb
+# processes beside grep -c -F, as one table; a few minutes. BENCHFLAGS:
+# -quick (a smoke run), -only W1,W6, -no-lsp. Not part of `make test`.
+# The in-process micro-benchmarks: go test -run '^$$' -bench W -benchmem ./core/
+BENCHFLAGS ?=
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./core/...
+	$(GO) run ./bench $(BENCHFLAGS)
 
 # Fuzzing (SECURITY.md): each target for FUZZTIME with FUZZPARALLEL workers
 # (1 keeps a loaded 2-core machine from timing workers out); the last line

@@ -15,12 +15,12 @@ func (v *validator) deleteFile(b *Block, t *target, res *BlockResult) {
 			"check the path, or drop the *** Delete File line")
 		return
 	}
-	if b.Search != "" && d.text != b.Search {
+	if b.Search != "" && d.text() != b.Search {
 		v.fail(b, KindNotFound, fmt.Sprintf("the diff deletes %s, but the file's content differs from its - lines", b.Path),
 			"make the - lines the file's whole current content, or check that you are deleting the right file")
 		return
 	}
-	n := len(lineStarts(d.text)) - 1
+	n := len(lineStarts(d.text())) - 1
 	d.setText("")
 	t.exists, t.touched, t.deleted, t.keepEmpty, t.rewrittenBy = false, true, true, false, b.Number
 	t.blocks = append(t.blocks, b.Number)
@@ -55,13 +55,13 @@ func (v *validator) move(b *Block, t *target, res *BlockResult) {
 		src.crlf = nil
 	}
 	dst.doc = &src
-	dst.exists, dst.touched, dst.deleted, dst.keepEmpty, dst.rewrittenBy = true, true, false, src.text == "", b.Number
+	dst.exists, dst.touched, dst.deleted, dst.keepEmpty, dst.rewrittenBy = true, true, false, src.text() == "", b.Number
 	dst.blocks = append(dst.blocks, b.Number)
 	t.doc = loadDoc(nil)
 	t.exists, t.touched, t.deleted, t.rewrittenBy = false, true, true, b.Number
 	t.blocks = append(t.blocks, b.Number)
 	res.Status, res.Rung = StatusApplies, "move"
-	res.Line, res.EndLine = 1, max(1, len(lineStarts(src.text))-1)
+	res.Line, res.EndLine = 1, max(1, len(lineStarts(src.text()))-1)
 }
 
 // overwrite warns that a create (Add File) or a move replaces an existing

@@ -1,6 +1,11 @@
 package core
 
-import "testing"
+import (
+	"math/rand"
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestDocRoundTrip(t *testing.T) {
 	for _, in := range []string{
@@ -23,5 +28,75 @@ func TestDocSpliceKeepsEndings(t *testing.T) {
 	d.splice(2, 4, "")
 	if got := string(d.bytes()); got != "a" {
 		t.Errorf("delete last line without newline: got %q", got)
+	}
+}
+
+// TestDocPiecesMatchFlat splices a doc many times at random whole lines
+// and checks, after every splice, that the pieces read as the same text a
+// flat string spliced the same way holds: bytes, line numbers, slices and
+// exact occurrences.
+func TestDocPiecesMatchFlat(t *testing.T) {
+	rnd := rand.New(rand.NewSource(9))
+	words := []string{"a", "b", "  x = 1", "\ty", "", "z z"}
+	randLines := func(n int) string {
+		var b strings.Builder
+		for range n {
+			b.WriteString(words[rnd.Intn(len(words))] + "\n")
+		}
+		return b.String()
+	}
+	for trial := range 300 {
+		raw := randLines(rnd.Intn(30))
+		if trial%3 == 1 {
+			raw = strings.ReplaceAll(raw, "\n", "\r\n")
+		}
+		if trial%5 == 2 {
+			raw = strings.TrimSuffix(raw, "\n")
+		}
+		d := loadDoc([]byte(raw))
+		ref := loadDoc([]byte(raw))
+		for step := range 2 * maxPieces {
+			text := ref.text()
+			starts := lineStarts(text)
+			i := rnd.Intn(len(starts))
+			j := i + rnd.Intn(min(3, len(starts)-i))
+			start, end := starts[i], starts[j]
+			if text == "" {
+				start, end = 0, 0
+			}
+			repl := randLines(rnd.Intn(3))
+			d.splice(start, end, repl)
+			// The reference: a flat doc, spliced as a string.
+			ref.spliceCRLF(strings.Count(text[:start], "\n"), strings.Count(text[start:end], "\n"), repl)
+			ref.flat = text[:start] + repl + text[end:]
+			want := ref.text()
+			if ref.pieces != nil {
+				t.Fatal("the reference has pieces")
+			}
+			if d.len() != len(want) || d.lines() != strings.Count(want, "\n") {
+				t.Fatalf("trial %d step %d: len %d lines %d, want %d %d", trial, step, d.len(), d.lines(), len(want), strings.Count(want, "\n"))
+			}
+			for k := 0; k < 5 && len(want) > 0; k++ {
+				a := rnd.Intn(len(want))
+				b := a + rnd.Intn(len(want)-a+1)
+				if got := d.slice(a, b); got != want[a:b] {
+					t.Fatalf("trial %d step %d: slice(%d,%d) = %q, want %q", trial, step, a, b, got, want[a:b])
+				}
+				if got := d.lineOf(a); got != strings.Count(want[:a], "\n") {
+					t.Fatalf("trial %d step %d: lineOf(%d) = %d", trial, step, a, got)
+				}
+			}
+			for _, search := range []string{"a\nb\n", "  x = 1\n\ty\n", "z z\n", "\n"} {
+				if got, w := d.occurrences(search, 50), occurrences(want, search, 50); !slices.Equal(got, w) {
+					t.Fatalf("trial %d step %d: occurrences(%q) = %v, want %v", trial, step, search, got, w)
+				}
+			}
+			if got, w := string(d.bytes()), string(ref.bytes()); got != w {
+				t.Fatalf("trial %d step %d: bytes %q, want %q", trial, step, got, w)
+			}
+		}
+		if d.text() != ref.text() {
+			t.Fatalf("trial %d: text differs after joining", trial)
+		}
 	}
 }

@@ -21,7 +21,7 @@ func (v *validator) explain(p *Problem, b *Block, d *doc, occ []int) {
 	if v.opt.Explain == nil || len(occ) != len(p.Candidates) {
 		return
 	}
-	ex := v.opt.Explain(b.Path, d.text, b.Search, b.Replace, occ)
+	ex := v.opt.Explain(b.Path, d.text(), b.Search, b.Replace, occ)
 	for i := range p.Candidates {
 		if i < len(ex) {
 			p.Candidates[i].Explanation = ex[i]

@@ -63,7 +63,7 @@ func FuzzApplyInverse(f *testing.F) {
 			return // mixed endings: new lines take the majority, so no round trip
 		}
 		d := loadDoc([]byte(content))
-		lines := strings.SplitAfter(d.text, "\n")
+		lines := strings.SplitAfter(d.text(), "\n")
 		if len(lines) > 0 && lines[len(lines)-1] == "" {
 			lines = lines[:len(lines)-1]
 		}
@@ -74,7 +74,7 @@ func FuzzApplyInverse(f *testing.F) {
 		if replace != "" && !strings.HasSuffix(replace, "\n") {
 			replace += "\n"
 		}
-		if isBlank(search) || isBlank(replace) || len(occurrences(d.text, search, 2)) != 1 {
+		if isBlank(search) || isBlank(replace) || len(occurrences(d.text(), search, 2)) != 1 {
 			return
 		}
 		fsys := textFS{"f.txt": content}
@@ -85,16 +85,16 @@ func FuzzApplyInverse(f *testing.F) {
 		}
 		fsys.applyAll(plan)
 		after := fsys["f.txt"]
-		start := strings.Index(d.text, search)
-		prefixLF := d.text[:start]
-		if got := loadDoc([]byte(after)).text; !strings.HasPrefix(got, prefixLF) {
+		start := strings.Index(d.text(), search)
+		prefixLF := d.text()[:start]
+		if got := loadDoc([]byte(after)).text(); !strings.HasPrefix(got, prefixLF) {
 			t.Fatalf("bytes before the match changed: %q -> %q", content, after)
 		}
 		if strings.Contains(content, "\r\n") != strings.Contains(after, "\r\n") {
 			return // the edit removed every CRLF line: the file's style is gone
 		}
 		d2 := loadDoc([]byte(after))
-		if len(occurrences(d2.text, replace, 2)) != 1 {
+		if len(occurrences(d2.text(), replace, 2)) != 1 {
 			return
 		}
 		inverse := Block{Number: 1, Path: "f.txt", Op: OpModify, Search: replace, Replace: search}

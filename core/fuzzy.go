@@ -47,7 +47,7 @@ type span struct{ start, end int }
 
 // fplace is a place found by a rung, in the doc's text.
 type fplace struct {
-	start, end int    // whole lines of d.text
+	start, end int    // whole lines of d.text()
 	pieces     []span // elision: where each piece matched, in order
 	pre, post  string // partial: the file's text kept before and after the cut
 }
@@ -123,7 +123,7 @@ func (l *ladder) places(r rung) []fplace {
 		for i, s := range search {
 			want[i] = lineKey(s, r == rungIndent)
 		}
-		return l.wholePlaces(findLinePlaces(l.d.text, want, r == rungIndent, maxOccurrences), nil)
+		return l.wholePlaces(findLinePlaces(l.d.text(), want, r == rungIndent, maxOccurrences), nil)
 	case rungTypo:
 		return l.typoPlaces(search)
 	case rungNumbers:
@@ -476,7 +476,7 @@ func (l *ladder) partialPlace(nv *normView, ls, from, to, le int) fplace {
 	lastStart := strings.LastIndexByte(nv.norm[:le], '\n') + 1
 	start, end := nv.orig(ls), nv.orig(min(le+1, len(nv.norm)))
 	ofrom, oto, oend := nv.origCol(ls, from), nv.origCol(lastStart, to), nv.origCol(lastStart, le)
-	return fplace{start: start, end: end, pre: l.d.text[start:ofrom], post: l.d.text[oto:oend]}
+	return fplace{start: start, end: end, pre: l.d.text()[start:ofrom], post: l.d.text()[oto:oend]}
 }
 
 // fuzzyMatch turns the one place a rung found into the block's match: the
@@ -484,16 +484,16 @@ func (l *ladder) partialPlace(nv *normView, ls, from, to, le int) fplace {
 func (v *validator) fuzzyMatch(l *ladder, r rung, p fplace) match {
 	b, d := l.b, l.d
 	search, replace := l.lines(r)
-	m := match{start: p.start, end: p.end, matched: d.text[p.start:p.end], rung: r.String()}
+	m := match{start: p.start, end: p.end, matched: d.text()[p.start:p.end], rung: r.String()}
 	line := d.lineOf(p.start) + 1
 
 	// Re-indentation: the difference on the first non-blank line (for a
 	// partial match, the first one that starts a file line).
 	var delta indentDelta
 	if r >= rungIndent {
-		if ref, at, ok := indentRef(r, search, p, d.text); ok {
+		if ref, at, ok := indentRef(r, search, p, d.text()); ok {
 			var err string
-			delta, err = newIndentDelta(ref, d.text[at:indexByteFrom(d.text, at, '\n')])
+			delta, err = newIndentDelta(ref, d.text()[at:indexByteFrom(d.text(), at, '\n')])
 			if err != "" {
 				at := d.lineOf(at) + 1
 				pr := v.fail(b, KindFuzzy, fmt.Sprintf("SEARCH matches line %d of %s once leading indentation is ignored, but %s", at, b.Path, err),
@@ -510,7 +510,7 @@ func (v *validator) fuzzyMatch(l *ladder, r rung, p fplace) match {
 		extras = append(extras, fmt.Sprintf("prefixes like %q", numExample(l.style)))
 		m.replace = joinBody(delta.apply(replace))
 	case rungElision:
-		repl, err := elidedReplace(search, replace, p, d.text, delta)
+		repl, err := elidedReplace(search, replace, p, d.text(), delta)
 		if err != "" {
 			pr := v.fail(b, KindFuzzy, err, "write the same `...` lines in REPLACE as in SEARCH, where the kept text goes")
 			pr.Line = line
@@ -519,7 +519,7 @@ func (v *validator) fuzzyMatch(l *ladder, r rung, p fplace) match {
 		m.replace = repl
 		kept := 0
 		for i := 1; i < len(p.pieces); i++ {
-			kept += strings.Count(d.text[p.pieces[i-1].end:p.pieces[i].start], "\n")
+			kept += strings.Count(d.text()[p.pieces[i-1].end:p.pieces[i].start], "\n")
 		}
 		extras = append(extras, fmt.Sprintf("kept the %s", plural(kept, "elided line")))
 	case rungPartial:
@@ -764,7 +764,7 @@ func (v *validator) fuzzyAmbiguous(l *ladder, r rung, places []fplace) *Problem 
 	lines := make([]string, len(places))
 	for i, pl := range places {
 		line := d.lineOf(pl.start) + 1
-		text := d.text[pl.start:pl.end]
+		text := d.text()[pl.start:pl.end]
 		c := Candidate{Line: line, EndLine: line + strings.Count(text, "\n") - 1, Context: firstNonBlankLine(text), Similarity: 1, Text: text}
 		lines[i] = fmt.Sprint(line)
 		if r == rungElision {
@@ -772,7 +772,7 @@ func (v *validator) fuzzyAmbiguous(l *ladder, r rung, places []fplace) *Problem 
 			// show where each one ends too.
 			lines[i] = fmt.Sprintf("%d-%d", c.Line, c.EndLine)
 			last := pl.pieces[len(pl.pieces)-1]
-			c.Context = fmt.Sprintf("%s … (line %d) %s", c.Context, d.lineOf(last.start)+1, firstNonBlankLine(d.text[last.start:last.end]))
+			c.Context = fmt.Sprintf("%s … (line %d) %s", c.Context, d.lineOf(last.start)+1, firstNonBlankLine(d.text()[last.start:last.end]))
 		}
 		p.Candidates = append(p.Candidates, c)
 	}

@@ -30,7 +30,7 @@ func FuzzFuzzyMatch(f *testing.F) {
 			return
 		}
 		d := loadDoc([]byte(content))
-		lines := splitBody(d.text)
+		lines := splitBody(d.text())
 		if from < 0 || n <= 0 || from+n > len(lines) || n > 50 {
 			return
 		}

@@ -148,7 +148,7 @@ func TestViewCachePerVersion(t *testing.T) {
 	if viewOf(d) != v1 {
 		t.Error("view rebuilt for the same text")
 	}
-	d.splice(0, len(d.text), "\u2018y\u2019\n")
+	d.splice(0, len(d.text()), "\u2018y\u2019\n")
 	v2 := viewOf(d)
 	if v2 == v1 || v2.norm != "'y'\n" {
 		t.Errorf("view not rebuilt after a change: %q", v2.norm)

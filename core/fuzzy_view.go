@@ -105,10 +105,10 @@ func viewOf(d *doc) *normView {
 	viewCache.Lock()
 	nv, had := viewCache.m[key]
 	viewCache.Unlock()
-	if had && sameString(nv.text, d.text) {
+	if had && sameString(nv.text, d.text()) {
 		return nv
 	}
-	nv = newNormView(d.text)
+	nv = newNormView(d.text())
 	viewCache.Lock()
 	if viewCache.m == nil {
 		viewCache.m = map[weak.Pointer[doc]]*normView{}

@@ -36,8 +36,8 @@ func Hashlines(data []byte) string {
 	d := loadDoc(data)
 	var b strings.Builder
 	n := 0
-	for l := range strings.SplitSeq(strings.TrimSuffix(d.text, "\n"), "\n") {
-		if d.text == "" {
+	for l := range strings.SplitSeq(strings.TrimSuffix(d.text(), "\n"), "\n") {
+		if d.text() == "" {
 			break
 		}
 		n++

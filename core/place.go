@@ -39,14 +39,15 @@ func (t *target) origLine(n int) (cur int, by int, ok bool) {
 }
 
 // record notes a splice of the running state (for origLine and the cursor
-// of apply-patch sections).
-func (t *target) record(b *Block, d *doc, m match) {
+// of apply-patch sections), and returns the zero-based line it starts at.
+func (t *target) record(b *Block, d *doc, m match) int {
 	e := lineEdit{at: d.lineOf(m.start), removed: strings.Count(m.matched, "\n"), added: strings.Count(m.replace, "\n"), block: b.Number}
 	t.edits = append(t.edits, e)
 	t.spans = append(t.spans, e)
 	if b.Section > 0 {
 		t.section, t.cursor = b.Section, m.start+len(m.replace)
 	}
+	return e.at
 }
 
 // place settles the blocks whose dialect says where they go. handled is
@@ -66,10 +67,10 @@ func (v *validator) place(b *Block, t *target, d *doc) (m match, handled bool) {
 // locateIn runs the generic locate (exact, then the fuzzy ladder) on the
 // whole lines [from, to) of d only, and shifts what it finds back.
 func (v *validator) locateIn(b *Block, d *doc, from, to int) match {
-	if from == 0 && to == len(d.text) {
+	if from == 0 && to == d.len() {
 		return v.locate(b, d)
 	}
-	sub := &doc{text: d.text[from:to]}
+	sub := &doc{flat: d.text()[from:to]}
 	before := len(v.plan.Problems)
 	m := v.locate(b, sub)
 	base := d.lineOf(from)
@@ -93,11 +94,11 @@ func (v *validator) locateIn(b *Block, d *doc, from, to int) match {
 // exactAt is the match of b's SEARCH at offset at of d.
 func exactAt(b *Block, d *doc, at int) match {
 	end := at + len(b.Search)
-	return match{start: at, end: end, matched: d.text[at:end], replace: b.Replace, rung: "exact"}
+	return match{start: at, end: end, matched: d.text()[at:end], replace: b.Replace, rung: "exact"}
 }
 
-// lineStarts returns the offset where every line of d.text starts, plus
-// len(d.text) at the end.
+// lineStarts returns the offset where every line of d.text() starts, plus
+// len(d.text()) at the end.
 func lineStarts(text string) []int {
 	out := []int{0}
 	for i := 0; i < len(text); i++ {
@@ -115,11 +116,11 @@ func lineStarts(text string) []int {
 // section, after its anchors, at the end of the file for *** End of File.
 func (v *validator) placeHunk(b *Block, t *target, d *doc) match {
 	from := 0
-	if t.section == b.Section && t.cursor <= len(d.text) {
+	if t.section == b.Section && t.cursor <= len(d.text()) {
 		from = t.cursor
 	}
-	starts := lineStarts(d.text)
-	scopeEnd := len(d.text) // where the innermost anchor's block ends
+	starts := lineStarts(d.text())
+	scopeEnd := len(d.text()) // where the innermost anchor's block ends
 	anchored := false
 	anchorEnd := 0
 	for _, a := range b.Anchors {
@@ -130,19 +131,19 @@ func (v *validator) placeHunk(b *Block, t *target, d *doc) match {
 		anchored = true
 		from = starts[line]
 		anchorEnd = starts[line+1]
-		scopeEnd = anchorScope(d.text, starts, line)
+		scopeEnd = anchorScope(d.text(), starts, line)
 	}
 	if b.Search == "" { // addition only
-		at := len(d.text)
+		at := len(d.text())
 		if anchored && !b.EOF {
 			at = anchorEnd // right after the anchor, not at the end of the file
 		}
 		return match{start: at, end: at, replace: b.Replace, rung: "exact"}
 	}
-	region := d.text[from:]
+	region := d.text()[from:]
 	if b.EOF {
 		if strings.HasSuffix(region, b.Search) && (len(region) == len(b.Search) || region[len(region)-len(b.Search)-1] == '\n') {
-			return exactAt(b, d, len(d.text)-len(b.Search))
+			return exactAt(b, d, len(d.text())-len(b.Search))
 		}
 		if occ := occurrences(region, b.Search, 1); len(occ) > 0 {
 			line := d.lineOf(from+occ[0]) + 1
@@ -152,7 +153,7 @@ func (v *validator) placeHunk(b *Block, t *target, d *doc) match {
 			p.Line = line
 			return match{problem: p}
 		}
-		return v.locateIn(b, d, from, len(d.text))
+		return v.locateIn(b, d, from, len(d.text()))
 	}
 	occ := occurrences(region, b.Search, maxOccurrences)
 	switch {
@@ -162,7 +163,7 @@ func (v *validator) placeHunk(b *Block, t *target, d *doc) match {
 		// Several places after the anchor, one inside the anchor's block.
 		return exactAt(b, d, from+occ[0])
 	}
-	return v.locateIn(b, d, from, len(d.text))
+	return v.locateIn(b, d, from, len(d.text()))
 }
 
 // anchor finds the line of an "@@ anchor" at or after offset from: the one
@@ -174,7 +175,7 @@ func (v *validator) anchor(b *Block, d *doc, starts []int, from, scopeEnd int, a
 	first := d.lineOf(from)
 	var eq, prefix []int
 	for i := first; i+1 < len(starts); i++ {
-		l := strings.TrimSpace(d.text[starts[i] : starts[i+1]-1])
+		l := strings.TrimSpace(d.text()[starts[i] : starts[i+1]-1])
 		switch {
 		case l == want:
 			eq = append(eq, i)
@@ -207,7 +208,7 @@ func (v *validator) anchor(b *Block, d *doc, starts []int, from, scopeEnd int, a
 	var nums []string
 	for _, i := range found {
 		nums = append(nums, fmt.Sprint(i+1))
-		p.Candidates = append(p.Candidates, Candidate{Line: i + 1, EndLine: i + 1, Context: strings.TrimSpace(d.text[starts[i] : starts[i+1]-1]), Similarity: 1})
+		p.Candidates = append(p.Candidates, Candidate{Line: i + 1, EndLine: i + 1, Context: strings.TrimSpace(d.text()[starts[i] : starts[i+1]-1]), Similarity: 1})
 	}
 	p.Message = fmt.Sprintf("the anchor %q (from \"@@ %s\") matches %d lines of %s (%s); it must match one", want, want, len(found), b.Path, strings.Join(nums, ", "))
 	p.Line = found[0] + 1
@@ -250,7 +251,7 @@ func anchorScope(text string, starts []int, line int) int {
 // (mapped through the blocks applied before). A single match elsewhere
 // still applies, with a note. Other cases go to the generic locate.
 func (v *validator) placeHinted(b *Block, t *target, d *doc) (match, bool) {
-	occ := occurrences(d.text, b.Search, maxOccurrences)
+	occ := occurrences(d.text(), b.Search, maxOccurrences)
 	if len(occ) == 0 {
 		return match{}, false
 	}
@@ -319,7 +320,7 @@ func (v *validator) placeHashline(b *Block, t *target, d *doc) match {
 		p.Line = refs[0].Line
 		return match{problem: p}
 	}
-	starts := lineStarts(d.text)
+	starts := lineStarts(d.text())
 	nlines := len(starts) - 1
 	var stale []string
 	var cands []Candidate
@@ -329,7 +330,7 @@ func (v *validator) placeHashline(b *Block, t *target, d *doc) match {
 			stale = append(stale, fmt.Sprintf("line %d is past the end of the file (%d lines)", r.Line, nlines))
 			continue
 		}
-		now := d.text[starts[cur-1] : starts[cur]-1]
+		now := d.text()[starts[cur-1] : starts[cur]-1]
 		if h := HashLine(now); h != r.Hash {
 			stale = append(stale, fmt.Sprintf("line %d is now %d:%s|%s (the block has hash %s)", r.Line, cur, h, now, r.Hash))
 			cands = append(cands, Candidate{Line: cur, EndLine: cur, Context: now, Text: now + "\n"})
@@ -344,7 +345,7 @@ func (v *validator) placeHashline(b *Block, t *target, d *doc) match {
 		return match{problem: p}
 	}
 	start, end := starts[first-1], starts[first-1+len(refs)]
-	return match{start: start, end: end, matched: d.text[start:end], replace: b.Replace, rung: "hashline"}
+	return match{start: start, end: end, matched: d.text()[start:end], replace: b.Replace, rung: "hashline"}
 }
 
 // labelProblems prefixes the validation problems of the blocks that carry

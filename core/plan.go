@@ -222,7 +222,7 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 				"to change the file, put the text to replace in SEARCH; to replace it whole, delete it first")
 			return
 		}
-		t.spans = append(t.spans, lineEdit{removed: strings.Count(d.text, "\n"), added: strings.Count(b.Replace, "\n"), block: b.Number})
+		t.spans = append(t.spans, lineEdit{removed: d.lines(), added: strings.Count(b.Replace, "\n"), block: b.Number})
 		d.setText(b.Replace)
 		t.exists, t.touched = true, true
 		t.deleted, t.keepEmpty, t.rewrittenBy = false, b.Overwrite && b.Replace == "", b.Number
@@ -243,12 +243,12 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 	if m.problem != nil {
 		return
 	}
-	t.record(b, d, m)
+	line := t.record(b, d, m)
 	d.splice(m.start, m.end, m.replace)
 	t.touched = true
 	t.blocks = append(t.blocks, b.Number)
 	res.Status, res.Rung = StatusApplies, m.rung
-	res.Line = d.lineOf(m.start) + 1
+	res.Line = line + 1 // the lines before the splice did not move
 	res.EndLine = res.Line + strings.Count(m.matched, "\n") - 1
 }
 
@@ -264,11 +264,11 @@ type match struct {
 // locate finds the one place of a block's SEARCH, or reports why not. In
 // fuzzy mode a block with no exact place climbs the ladder (fuzzy.go).
 func (v *validator) locate(b *Block, d *doc) match {
-	occ := occurrences(d.text, b.Search, maxOccurrences)
+	occ := d.occurrences(b.Search, maxOccurrences)
 	switch {
 	case len(occ) == 1:
 		end := occ[0] + len(b.Search)
-		return match{start: occ[0], end: end, matched: d.text[occ[0]:end], replace: b.Replace, rung: "exact"}
+		return match{start: occ[0], end: end, matched: d.slice(occ[0], end), replace: b.Replace, rung: "exact"}
 	case len(occ) > 1:
 		return match{problem: v.ambiguous(b, d, occ)}
 	}
@@ -293,7 +293,7 @@ func (v *validator) ambiguous(b *Block, d *doc, occ []int) *Problem {
 	for i, at := range occ {
 		line := d.lineOf(at) + 1
 		lines[i] = fmt.Sprint(line)
-		text := d.text[at : at+len(b.Search)]
+		text := d.text()[at : at+len(b.Search)]
 		p.Candidates = append(p.Candidates, Candidate{
 			Line: line, EndLine: line + n - 1, Context: firstNonBlankLine(text), Similarity: 1, Text: text,
 		})
@@ -311,7 +311,7 @@ func (v *validator) ambiguous(b *Block, d *doc, occ []int) *Problem {
 }
 
 func (v *validator) notFound(b *Block, d *doc) *Problem {
-	if at := partialLine(d.text, b.Search); at >= 0 {
+	if at := partialLine(d.text(), b.Search); at >= 0 {
 		line := d.lineOf(at) + 1
 		p := v.fail(b, KindPartialLine,
 			fmt.Sprintf("SEARCH matches only part of line %d of %s; SEARCH must hold whole lines", line, b.Path),
@@ -320,7 +320,7 @@ func (v *validator) notFound(b *Block, d *doc) *Problem {
 		return p
 	}
 	if b.Replace != "" {
-		if occ := occurrences(d.text, b.Replace, 2); len(occ) == 1 {
+		if occ := occurrences(d.text(), b.Replace, 2); len(occ) == 1 {
 			line := d.lineOf(occ[0]) + 1
 			p := v.fail(b, KindAlreadyApplied,
 				fmt.Sprintf("SEARCH block not found in file content, but its REPLACE text is already there (line %d): the patch was probably applied already", line),
@@ -331,7 +331,7 @@ func (v *validator) notFound(b *Block, d *doc) *Problem {
 	}
 	p := v.fail(b, KindNotFound, "SEARCH block not found in file content.",
 		"copy the exact lines from the file into SEARCH (whitespace and all), or run with --fuzzy")
-	if c, ok := Closest(d.text, b.Search); ok {
+	if c, ok := Closest(d.text(), b.Search); ok {
 		p.Candidates = []Candidate{c}
 		p.Line = c.Line
 	}

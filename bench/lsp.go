@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+	"go.uber.org/zap"
+
+	"github.com/fsrb/fsrb/lsp"
+)
+
+// W7: the language server in this process, driven through the JSON-RPC
+// wire over a pipe as an editor drives it (debounce off): the latency from
+// a didChange to its publishDiagnostics, over many edits, and the live heap
+// before and after them.
+func runLSP(tmp string, edits int) []row {
+	w := w1()
+	root := filepath.Join(tmp, "W7")
+	for _, name := range w.order {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		check(os.MkdirAll(filepath.Dir(path), 0o755))
+		check(os.WriteFile(path, w.files[name], 0o644))
+	}
+	patch := "# generated patch\n\n" + w.patch
+	answer := chatAnswer(w, 5000)
+	c := startLSP(root)
+	c.files = w.files
+	defer c.close()
+	rows := []row{
+		c.edits("W7 W1", "didChange -> diagnostics, W1's patch (.fsrb)", "big.fsrb", "fsrb", patch, "# generated patch", "# generated patcH", edits, w.size()),
+		c.edits("W7 md", "didChange -> diagnostics, 5,000-line Markdown answer", "answer.md", "markdown", answer, "# Plan of the refactoring", "# Plan of the Refactoring", edits, w.size()),
+	}
+	return rows
+}
+
+type lspClient struct {
+	root   string
+	files  map[string][]byte
+	conn   jsonrpc2.Conn
+	cancel context.CancelFunc
+	done   <-chan struct{}
+
+	mu      sync.Mutex
+	latest  map[protocol.DocumentURI]int32 // version of the last diagnostics published
+	errs    map[protocol.DocumentURI]int
+	changed chan struct{}
+}
+
+func startLSP(root string) *lspClient {
+	server, client := net.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	session := lsp.Serve(ctx, server, lsp.Options{Logger: zap.NewNop(), Version: "bench"})
+	c := &lspClient{
+		root: root, cancel: cancel, done: session.Done(),
+		conn:    jsonrpc2.NewConn(jsonrpc2.NewStream(client)),
+		latest:  map[protocol.DocumentURI]int32{},
+		errs:    map[protocol.DocumentURI]int{},
+		changed: make(chan struct{}, 1),
+	}
+	c.conn.Go(ctx, jsonrpc2.AsyncHandler(jsonrpc2.ReplyHandler(c.handle)))
+	params := map[string]any{
+		"processId": nil, "rootUri": uri.File(root),
+		"capabilities": json.RawMessage(`{"workspace": {"applyEdit": true, "workspaceEdit": {"documentChanges": true}}}`),
+	}
+	tctx, tcancel := context.WithTimeout(ctx, 30*time.Second)
+	defer tcancel()
+	if _, err := c.conn.Call(tctx, protocol.MethodInitialize, params, nil); err != nil {
+		fail("initialize: %v", err)
+	}
+	check(c.conn.Notify(ctx, protocol.MethodInitialized, map[string]any{}))
+	return c
+}
+
+func (c *lspClient) close() {
+	_ = c.conn.Close()
+	<-c.done
+	c.cancel()
+}
+
+func (c *lspClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
+		var p protocol.PublishDiagnosticsParams
+		if err := json.Unmarshal(req.Params(), &p); err == nil {
+			n := 0
+			for _, d := range p.Diagnostics {
+				if d.Severity == protocol.DiagnosticSeverityError {
+					n++
+				}
+			}
+			c.mu.Lock()
+			c.latest[p.URI], c.errs[p.URI] = int32(p.Version), n
+			c.mu.Unlock()
+			select {
+			case c.changed <- struct{}{}:
+			default:
+			}
+		}
+	}
+	return reply(ctx, nil, nil)
+}
+
+// wait waits for the diagnostics of version v of u; it returns their error count.
+func (c *lspClient) wait(u protocol.DocumentURI, v int32) int {
+	deadline := time.After(30 * time.Second)
+	for {
+		c.mu.Lock()
+		got, errs := c.latest[u], c.errs[u]
+		c.mu.Unlock()
+		if got == v {
+			return errs
+		}
+		select {
+		case <-c.changed:
+		case <-deadline:
+			fail("W7: no diagnostics for version %d of %s", v, u)
+		}
+	}
+}
+
+// edits opens name with text, then toggles old and new (same length, one
+// line) edits times, each an incremental didChange, timing each to its
+// diagnostics.
+func (c *lspClient) edits(name, desc, file, lang, text, old, new string, edits, files int) row {
+	u := uri.File(filepath.Join(c.root, file))
+	ctx := context.Background()
+	check(c.conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: protocol.LanguageIdentifier(lang), Version: 1, Text: text,
+	}}))
+	if n := c.wait(u, 1); n != 0 {
+		fail("%s: %d errors on the workload", name, n)
+	}
+	line := strings.Count(text[:strings.Index(text, old)], "\n")
+	col := strings.Index(text, old) - (strings.LastIndexByte(text[:strings.Index(text, old)], '\n') + 1)
+	rng := protocol.Range{
+		Start: protocol.Position{Line: uint32(line), Character: uint32(col)},
+		End:   protocol.Position{Line: uint32(line), Character: uint32(col + len(old))},
+	}
+	heapBefore := liveHeap()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	lat := make([]time.Duration, 0, edits)
+	for i := range edits {
+		repl := new
+		if i%2 == 1 {
+			repl = old
+		}
+		v := int32(i + 2)
+		start := time.Now()
+		check(c.conn.Notify(ctx, protocol.MethodTextDocumentDidChange, map[string]any{
+			"textDocument":   map[string]any{"uri": u, "version": v},
+			"contentChanges": []any{map[string]any{"range": rng, "text": repl}},
+		}))
+		c.wait(u, v)
+		lat = append(lat, time.Since(start))
+	}
+	runtime.ReadMemStats(&ms1)
+	heapAfter := liveHeap()
+	slices.Sort(lat)
+	return row{
+		name: name, desc: desc, bytes: len(text) + files, lsp: true,
+		inProc: lat[len(lat)/2], p90: lat[len(lat)*9/10],
+		allocs:  float64(ms1.Mallocs-ms0.Mallocs) / float64(edits),
+		allocB:  float64(ms1.TotalAlloc-ms0.TotalAlloc) / float64(edits),
+		floorIn: floorCount(text, c.files),
+		heapKiB: float64(heapAfter-heapBefore) / 1024,
+	}
+}
+
+// floorCount is strings.Count over the bytes a run validates: the
+// document and the files its blocks name.
+func floorCount(text string, files map[string][]byte) time.Duration {
+	d, _, _ := measure(50, func() {
+		sink += strings.Count(text, "<<<<<<< SEARCH")
+		for _, data := range files {
+			sink += bytes.Count(data, []byte("<<<<<<< SEARCH"))
+		}
+	})
+	return d
+}
+
+func liveHeap() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}

@@ -1,0 +1,392 @@
+// Command bench is `make bench`: it generates the workloads of issue 9
+// (W1-W7, deterministic), runs each in process (core.Validate as the CLI
+// runs it, tree-sitter included) and as a whole fsrb process, and prints
+// one table beside the floor: strings.Count in process and `grep -c -F` as
+// a process, over the same bytes.
+//
+//	go run ./bench [-quick] [-fsrb path/to/fsrb] [-only W1,W2]
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/treesitter"
+)
+
+var (
+	quick   = flag.Bool("quick", false, "fewer runs (a smoke test)")
+	fsrbBin = flag.String("fsrb", "", "the fsrb binary to run (default: build ./cmd/fsrb)")
+	only    = flag.String("only", "", "comma-separated workloads to run (W1,...,W7)")
+	noLSP   = flag.Bool("no-lsp", false, "skip W7")
+	keep    = flag.String("keep", "", "write the workloads' files and patches under this folder and keep them (for profiling)")
+)
+
+func main() {
+	flag.Parse()
+	tmp, err := os.MkdirTemp("", "fsrbbench")
+	check(err)
+	defer os.RemoveAll(tmp)
+	work := tmp
+	if *keep != "" {
+		work = *keep
+		check(os.MkdirAll(work, 0o755))
+	}
+	bin := *fsrbBin
+	if bin == "" {
+		bin = filepath.Join(tmp, "fsrb")
+		out, err := exec.Command("go", "build", "-o", bin, "./cmd/fsrb").CombinedOutput()
+		if err != nil {
+			fail("building fsrb: %v\n%s", err, out)
+		}
+	}
+	timeV := "/usr/bin/time"
+	if _, err := os.Stat(timeV); err != nil {
+		fmt.Fprintln(os.Stderr, "bench: /usr/bin/time is missing (apt-get install time): no peak RSS figures")
+		timeV = ""
+	}
+	var rows []row
+	gens := []func() *workload{w1, w2, w3, func() *workload { return w4(5000) }, func() *workload { return w4(50000) }, w5, w6}
+	for _, gen := range gens {
+		w := gen()
+		if !selected(w.name) {
+			continue
+		}
+		if *quick {
+			w.runs, w.cliRuns = min(w.runs, 20), min(w.cliRuns, 3)
+		}
+		fmt.Fprintf(os.Stderr, "bench: %s (%s) ...\n", w.name, w.desc)
+		rows = append(rows, runWorkload(w, work, bin, timeV))
+	}
+	if !*noLSP && selected("W7") {
+		edits := 1000
+		if *quick {
+			edits = 50
+		}
+		fmt.Fprintln(os.Stderr, "bench: W7 (language server) ...")
+		rows = append(rows, runLSP(tmp, edits)...)
+	}
+	printTable(rows)
+}
+
+func selected(name string) bool {
+	if *only == "" {
+		return true
+	}
+	for _, s := range strings.Split(*only, ",") {
+		if strings.HasPrefix(name, strings.TrimSpace(s)) {
+			return true
+		}
+	}
+	return false
+}
+
+// row is one line of the table; zero fields print as "-".
+type row struct {
+	name, desc     string
+	bytes          int
+	inProc         time.Duration // median, core.Validate (+ tree-sitter) on files in memory
+	allocs, allocB float64       // per run
+	floorIn        time.Duration // strings.Count over the same bytes
+	cliDry, cliRun time.Duration // median wall of `fsrb --dry-run` and of `fsrb` (applies and commits)
+	rssDry, rssRun int64         // peak RSS, bytes
+	cliPlain       time.Duration // `fsrb --dry-run` on the files named .txt (no grammar, no syntax check)
+	rssPlain       int64
+	grep           time.Duration // median wall of grep -c -F
+	grepRSS        int64
+	note           string
+	lsp            bool          // a W7 row: inProc is the didChange -> publishDiagnostics latency
+	p90            time.Duration // W7: 90th percentile latency
+	heapKiB        float64       // W7: live heap after the edits minus before
+}
+
+// memFS serves files from memory, as the language server's overlay does.
+type memFS map[string][]byte
+
+func (m memFS) ReadFile(name string) ([]byte, error) {
+	if d, ok := m[name]; ok {
+		return d, nil
+	}
+	return nil, fs.ErrNotExist
+}
+func (m memFS) RealPath(name string) (string, error) { return name, nil }
+
+// validate is cmd/fsrb's validate: core with tree-sitter's explanations,
+// then the syntax check of what changed.
+func validate(p *core.Patch, fsys core.FS, fuzzy bool) *core.Plan {
+	plan := core.Validate(p, fsys, core.Options{Fuzzy: fuzzy, Explain: treesitter.Explain})
+	if syntax := treesitter.SyntaxProblems(plan); len(syntax) > 0 {
+		plan.Problems = append(plan.Problems, syntax...)
+	}
+	return plan
+}
+
+func runWorkload(w *workload, tmp, bin, timeV string) row {
+	r := row{name: w.name, desc: w.desc, bytes: w.size()}
+	// In process: parse once, validate many times on the files in memory.
+	p := core.Parse(w.patch, core.ParseOptions{})
+	plan := validate(p, memFS(w.files), w.fuzzy)
+	if plan.OK() != w.wantOK {
+		fail("%s: validation OK=%v, want %v: %v", w.name, plan.OK(), w.wantOK, plan.Problems)
+	}
+	if !w.wantOK {
+		r.note = string(plan.Problems.Errors()[0].Kind)
+	}
+	r.inProc, r.allocs, r.allocB = measure(w.runs, func() { validate(p, memFS(w.files), w.fuzzy) })
+	// The floor looks for the content of SEARCH's first line: with its
+	// indentation, bytes.Count falls back to Rabin-Karp (issue 3).
+	needle := strings.TrimSpace(w.needle)
+	r.floorIn, _, _ = measure(max(w.runs, 20), func() {
+		n := 0
+		for _, name := range w.order {
+			n += bytes.Count(w.files[name], []byte(needle))
+		}
+		sink += n
+	})
+
+	// Whole process, in a directory of its own.
+	root := filepath.Join(tmp, strings.ReplaceAll(w.name, " ", "_"))
+	for _, name := range w.order {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		check(os.MkdirAll(filepath.Dir(path), 0o755))
+		check(os.WriteFile(path, w.files[name], 0o644))
+	}
+	patchFile := filepath.Join(tmp, r.name+".patch")
+	patchFile = strings.ReplaceAll(patchFile, " ", "_")
+	check(os.WriteFile(patchFile, []byte(w.patch), 0o644))
+	wantExit := 0
+	if !w.wantOK {
+		wantExit = 1
+	}
+	fuzzy := []string{}
+	if w.fuzzy {
+		fuzzy = []string{"--fuzzy"}
+	}
+	dry := append(append([]string{bin, "--dry-run"}, fuzzy...), patchFile)
+	r.cliDry, r.rssDry = process(w.cliRuns, root, wantExit, timeV, func(int) []string { return dry })
+	if w.undo != "" {
+		undoFile := strings.TrimSuffix(patchFile, ".patch") + ".undo"
+		check(os.WriteFile(undoFile, []byte(w.undo), 0o644))
+		apply := append(append([]string{bin}, fuzzy...), patchFile)
+		back := []string{bin, undoFile}
+		// Odd runs apply the patch, even runs take it back (untimed
+		// would be better, but the undo is the same work).
+		r.cliRun, r.rssRun = process(w.cliRuns*2, root, 0, timeV, func(i int) []string {
+			if i%2 == 0 {
+				return apply
+			}
+			return back
+		})
+	}
+	// The same run on the files named .txt, which no grammar claims: the
+	// engine's own cost without tree-sitter's syntax check.
+	if strings.Contains(w.patch, ".py\n") {
+		plain := root + "_txt"
+		for _, name := range w.order {
+			path := filepath.Join(plain, filepath.FromSlash(strings.TrimSuffix(name, ".py")+".txt"))
+			check(os.MkdirAll(filepath.Dir(path), 0o755))
+			check(os.WriteFile(path, w.files[name], 0o644))
+		}
+		plainPatch := strings.TrimSuffix(patchFile, ".patch") + "_txt.patch"
+		check(os.WriteFile(plainPatch, []byte(strings.ReplaceAll(w.patch, ".py\n<<<<<<<", ".txt\n<<<<<<<")), 0o644))
+		argv := append(append([]string{bin, "--dry-run"}, fuzzy...), plainPatch)
+		r.cliPlain, r.rssPlain = process(w.cliRuns, plain, wantExit, timeV, func(int) []string { return argv })
+		if *keep == "" {
+			check(os.RemoveAll(plain))
+		}
+	}
+	var files []string
+	for _, name := range w.order {
+		files = append(files, filepath.FromSlash(name))
+	}
+	r.grep, r.grepRSS = process(w.cliRuns, root, -1, timeV, func(int) []string {
+		return append([]string{"grep", "-c", "-F", "--", needle}, files...)
+	})
+	if *keep == "" {
+		check(os.RemoveAll(root))
+	}
+	return r
+}
+
+var sink int
+
+// measure runs f n times (after one warm-up) and returns the median time
+// and the allocations per run.
+func measure(n int, f func()) (time.Duration, float64, float64) {
+	f()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	times := make([]time.Duration, n)
+	for i := range n {
+		start := time.Now()
+		f()
+		times[i] = time.Since(start)
+	}
+	runtime.ReadMemStats(&after)
+	return median(times), float64(after.Mallocs-before.Mallocs) / float64(n), float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
+}
+
+func median(t []time.Duration) time.Duration {
+	slices.Sort(t)
+	return t[len(t)/2]
+}
+
+var maxRSS = regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`)
+
+// process runs the command args(i) n times in dir and returns the median
+// wall time and the largest peak RSS (through /usr/bin/time -v, which
+// adds its own fork to the wall time: runs are timed without it, and one
+// more run measures memory). wantExit < 0 accepts any exit status.
+func process(n int, dir string, wantExit int, timeV string, args func(i int) []string) (time.Duration, int64) {
+	run := func(argv []string) (time.Duration, string) {
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "NO_COLOR=1", "LC_ALL=C")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		start := time.Now()
+		err := cmd.Run()
+		d := time.Since(start)
+		code := 0
+		if err != nil {
+			ee, ok := err.(*exec.ExitError)
+			if !ok {
+				fail("%v: %v", argv, err)
+			}
+			code = ee.ExitCode()
+		}
+		if wantExit >= 0 && code != wantExit {
+			fail("%v in %s: exit %d, want %d\n%s", argv, dir, code, wantExit, out.String())
+		}
+		return d, out.String()
+	}
+	run(args(0)) // warm the page cache and the binary
+	run(args(1)) // (and take an apply back)
+	times := make([]time.Duration, n)
+	for i := range n {
+		times[i], _ = run(args(i))
+	}
+	var rss int64
+	if timeV != "" {
+		for i := range 2 { // both halves of an apply/undo pair
+			_, out := run(append([]string{timeV, "-v"}, args(i)...))
+			if m := maxRSS.FindStringSubmatch(out); m != nil {
+				kb, _ := strconv.ParseInt(m[1], 10, 64)
+				rss = max(rss, kb<<10)
+			}
+		}
+	}
+	return median(times), rss
+}
+
+func printTable(rows []row) {
+	w := bufio.NewWriter(os.Stdout)
+	defer w.Flush()
+	model := "?"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(l, "model name") {
+				model = strings.TrimSpace(l[strings.IndexByte(l, ':')+1:])
+				break
+			}
+		}
+	}
+	load := ""
+	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = strings.Join(strings.Fields(string(data))[:3], " ")
+	}
+	fmt.Fprintf(w, "\nmachine: %s, %d CPUs, %s, load %s\n\n", model, runtime.NumCPU(), runtime.Version(), load)
+	fmt.Fprintln(w, "| workload | bytes | in-process (median) | allocs | B alloc | MB/s | strings.Count | x floor | fsrb --dry-run | peak RSS | fsrb (commit) | peak RSS | --dry-run, .txt | peak RSS | grep -c -F | x grep | outcome |")
+	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+	for _, r := range rows {
+		if r.lsp {
+			fmt.Fprintf(w, "| %s: %s | %s | %s median, %s p90 | %s | %s | %s | %s | %s | - | - | - | - | - | - | - | - | heap %+.0f KiB over the edits |\n",
+				r.name, r.desc, size(int64(r.bytes)), dur(r.inProc), dur(r.p90), num(r.allocs), size(int64(r.allocB)),
+				rate(r.bytes, r.inProc), dur(r.floorIn), ratio(r.inProc, r.floorIn), r.heapKiB)
+			continue
+		}
+		outcome := "applies"
+		if r.note != "" {
+			outcome = r.note
+		}
+		fmt.Fprintf(w, "| %s: %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.name, r.desc, size(int64(r.bytes)), dur(r.inProc), num(r.allocs), size(int64(r.allocB)), rate(r.bytes, r.inProc),
+			dur(r.floorIn), ratio(r.inProc, r.floorIn),
+			dur(r.cliDry), size(r.rssDry), dur(r.cliRun), size(r.rssRun), dur(r.cliPlain), size(r.rssPlain),
+			dur(r.grep), ratio(r.cliDry, r.grep), outcome)
+	}
+	fmt.Fprintln(w, "\nin-process: core.Validate + tree-sitter (explanations, syntax check) on files in memory, as cmd/fsrb's validate; floor: strings.Count of SEARCH's first line over the same bytes.")
+	fmt.Fprintln(w, "whole process: median wall time; peak RSS from /usr/bin/time -v; \"fsrb (commit)\" applies the patch and takes it back, alternately; x grep = fsrb --dry-run / grep -c -F over the same files; \".txt\": the same dry run on the files named .txt (no grammar: no tree-sitter syntax check).")
+}
+
+func dur(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "-"
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.3f ms", float64(d)/1e6)
+	case d < 100*time.Millisecond:
+		return fmt.Sprintf("%.2f ms", float64(d)/1e6)
+	default:
+		return fmt.Sprintf("%.0f ms", float64(d)/1e6)
+	}
+}
+
+func size(n int64) string {
+	switch {
+	case n == 0:
+		return "-"
+	case n < 10<<10:
+		return fmt.Sprintf("%d B", n)
+	case n < 10<<20:
+		return fmt.Sprintf("%.0f KiB", float64(n)/(1<<10))
+	default:
+		return fmt.Sprintf("%.0f MiB", float64(n)/(1<<20))
+	}
+}
+
+func num(f float64) string {
+	if f >= 100 {
+		return fmt.Sprintf("%.0f", f)
+	}
+	return fmt.Sprintf("%.1f", f)
+}
+
+func rate(n int, d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", float64(n)/d.Seconds()/1e6)
+}
+
+func ratio(a, b time.Duration) string {
+	if a == 0 || b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", float64(a)/float64(b))
+}
+
+func check(err error) {
+	if err != nil {
+		fail("%v", err)
+	}
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+	os.Exit(1)
+}

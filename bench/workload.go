@@ -1,0 +1,287 @@
+package main
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+)
+
+// The workloads of issue 9, generated the same way on every run (fixed
+// seeds): Python-like code with 4-space indentation, nested blocks, blank
+// lines and repeated short lines, as core/bench_test.go generates it.
+
+// workload is one row of the table: files to put under a root, a patch to
+// run on them, and what the run must end in.
+type workload struct {
+	name, desc string
+	files      map[string][]byte
+	order      []string // file names, in a fixed order
+	patch      string   // the patch the CLI and Validate run
+	undo       string   // a patch that takes the files back (for repeated applies); "" when patch fails
+	fuzzy      bool
+	wantOK     bool   // the patch validates (else: it fails on purpose, W4/W5)
+	needle     string // what grep -c -F and strings.Count look for: SEARCH's first line
+	runs       int    // in-process runs
+	cliRuns    int    // whole-process runs
+}
+
+func (w *workload) add(name string, data []byte) {
+	if w.files == nil {
+		w.files = map[string][]byte{}
+	}
+	w.files[name] = data
+	w.order = append(w.order, name)
+}
+
+func (w *workload) size() int {
+	n := 0
+	for _, d := range w.files {
+		n += len(d)
+	}
+	return n
+}
+
+// benchCode generates n lines of deterministic Python-like code.
+func benchCode(n int, seed int64) []string {
+	rnd := rand.New(rand.NewSource(seed))
+	syl := []string{"load", "store", "item", "user", "cache", "index", "node", "tree", "path", "row", "key", "value", "count", "parse", "emit", "span", "block", "match", "file", "line"}
+	ident := func() string {
+		var b strings.Builder
+		for i, k := 0, 2+rnd.Intn(2); i < k; i++ {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteString(syl[rnd.Intn(len(syl))])
+		}
+		return b.String()
+	}
+	title := func() string {
+		var b strings.Builder
+		for _, w := range strings.Split(ident(), "_") {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+		return b.String()
+	}
+	lines := make([]string, 0, n+16)
+	for len(lines) < n {
+		lines = append(lines, fmt.Sprintf("class %s:", title()), "")
+		for f, nf := 0, 2+rnd.Intn(4); f < nf; f++ {
+			name, arg := ident(), ident()
+			lines = append(lines,
+				fmt.Sprintf("    def %s(self, %s, %s=None):", name, arg, ident()),
+				fmt.Sprintf("        \"\"\"%s handles the %s of a %s.\"\"\"", name, ident(), ident()),
+			)
+			for i, k := 0, 2+rnd.Intn(4); i < k; i++ {
+				v := ident()
+				switch rnd.Intn(5) {
+				case 0:
+					lines = append(lines,
+						fmt.Sprintf("        %s = self.%s(%s)", v, ident(), arg),
+						fmt.Sprintf("        if %s is None:", v),
+						fmt.Sprintf("            raise KeyError(f\"%s {%s}\")", name, arg),
+					)
+				case 1:
+					lines = append(lines, fmt.Sprintf("        %s = %s * %d + len(self.%s)", v, arg, rnd.Intn(100), ident()))
+				case 2:
+					lines = append(lines,
+						fmt.Sprintf("        for %s in self.%s:", v, ident()),
+						fmt.Sprintf("            %s += %s.%s()", arg, v, ident()),
+						"",
+					)
+				case 3:
+					lines = append(lines,
+						"        try:",
+						fmt.Sprintf("            self.%s[%s] = %q", ident(), arg, ident()),
+						"        except KeyError:",
+						"            pass",
+					)
+				default:
+					lines = append(lines, fmt.Sprintf("        self.%s[%s] = %q", ident(), arg, ident()))
+				}
+			}
+			lines = append(lines, fmt.Sprintf("        return %s(%s)", ident(), arg), "")
+		}
+	}
+	return lines[:n]
+}
+
+func joinLines(lines []string) string { return strings.Join(lines, "\n") + "\n" }
+
+// blockAt picks a 5-line block starting at or after line from whose lines
+// are all indented by at least 8 spaces and whose first line occurs once.
+func blockAt(lines []string, from int) int {
+	count := map[string]int{}
+	for _, l := range lines {
+		count[l]++
+	}
+	for s := from; s+5 <= len(lines); s++ {
+		ok := count[lines[s]] == 1
+		for _, l := range lines[s : s+5] {
+			ok = ok && strings.HasPrefix(l, "        ")
+		}
+		if ok {
+			return s
+		}
+	}
+	panic("no block")
+}
+
+func srBlock(path, search, replace string) string {
+	return path + "\n<<<<<<< SEARCH\n" + search + "=======\n" + replace + ">>>>>>> REPLACE\n\n"
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// changed is a block's lines with a comment added to the first.
+func changed(block []string) []string {
+	return append([]string{block[0] + "  # changed"}, block[1:]...)
+}
+
+// w1: 200 blocks over 20 files of 500 lines (10 exact blocks per file).
+func w1() *workload {
+	w := &workload{name: "W1", desc: "200 blocks, 20 files x 500 lines", wantOK: true, runs: 300, cliRuns: 15}
+	var patch, undo strings.Builder
+	for f := range 20 {
+		name := fmt.Sprintf("pkg/mod%02d.py", f)
+		lines := benchCode(500, int64(100+f))
+		w.add(name, []byte(joinLines(lines)))
+		at := 0
+		for range 10 {
+			s := blockAt(lines, at)
+			search, replace := joinLines(lines[s:s+4]), joinLines(changed(lines[s:s+4]))
+			patch.WriteString(srBlock(name, search, replace))
+			undo.WriteString(srBlock(name, replace, search))
+			if w.needle == "" {
+				w.needle = lines[s]
+			}
+			at = s + 40
+		}
+	}
+	w.patch, w.undo = patch.String(), undo.String()
+	return w
+}
+
+// w2: one exact 5-line block near the end of a 20,000-line file.
+func w2() *workload {
+	lines := benchCode(20000, 2)
+	s := blockAt(lines, 19000)
+	w := &workload{name: "W2", desc: "1 block near the end, 20,000 lines", wantOK: true, runs: 300, cliRuns: 15, needle: lines[s]}
+	w.add("big.py", []byte(joinLines(lines)))
+	search, replace := joinLines(lines[s:s+5]), joinLines(changed(lines[s:s+5]))
+	w.patch, w.undo = srBlock("big.py", search, replace), srBlock("big.py", replace, search)
+	return w
+}
+
+// w3: the W2 block with its indentation 4 spaces short (--fuzzy).
+func w3() *workload {
+	lines := benchCode(20000, 2)
+	s := blockAt(lines, 19000)
+	w := &workload{name: "W3", desc: "indentation 4 short, 20,000 lines, --fuzzy", wantOK: true, fuzzy: true, runs: 300, cliRuns: 15, needle: lines[s]}
+	w.add("big.py", []byte(joinLines(lines)))
+	var search, replace strings.Builder
+	for i, l := range lines[s : s+5] {
+		search.WriteString(l[4:] + "\n")
+		if i == 0 {
+			replace.WriteString(l[4:] + "  # changed\n")
+		} else {
+			replace.WriteString(l[4:] + "\n")
+		}
+	}
+	w.patch = srBlock("big.py", search.String(), replace.String())
+	w.undo = srBlock("big.py", joinLines(changed(lines[s:s+5])), joinLines(lines[s:s+5]))
+	return w
+}
+
+// w4: a one-line typo in the middle line of a 5-line block: not found, the
+// closest match names the block's lines.
+func w4(n int) *workload {
+	lines := benchCode(n, 4)
+	s := blockAt(lines, n/2)
+	block := append([]string{}, lines[s:s+5]...)
+	mid := []byte(block[2])
+	i := len(mid) / 2
+	for mid[i] < 'a' || mid[i] > 'z' {
+		i++
+	}
+	mid[i] = 'a' + (mid[i]-'a'+1)%26
+	block[2] = string(mid)
+	w := &workload{name: fmt.Sprintf("W4 %dk", n/1000), desc: fmt.Sprintf("typo, %d lines (closest match)", n), runs: 100, cliRuns: 15, needle: lines[s]}
+	w.add("big.py", []byte(joinLines(lines)))
+	w.patch = srBlock("big.py", joinLines(block), "pass\n")
+	return w
+}
+
+// w5: a 5-line block that occurs twice in a 2,000-line file: ambiguous,
+// both places reported with tree-sitter's suggestions.
+func w5() *workload {
+	lines := benchCode(2000, 5)
+	s := blockAt(lines, 300)
+	block := append([]string{}, lines[s:s+5]...)
+	at := 1500
+	lines = append(append(append([]string{}, lines[:at]...), block...), lines[at:]...)
+	w := &workload{name: "W5", desc: "ambiguous, 2,000 lines, tree-sitter", runs: 300, cliRuns: 15, needle: block[0]}
+	w.add("two.py", []byte(joinLines(lines)))
+	w.patch = srBlock("two.py", joinLines(block), "pass\n")
+	return w
+}
+
+// w6: one block in a 100 MB file. A 20,000-line chunk repeats (generating
+// 100 MB line by line would take longer than the runs); the block, near
+// the end, holds a line found nowhere else.
+func w6() *workload {
+	chunk := joinLines(benchCode(20000, 6))
+	const size = 100 << 20
+	var b strings.Builder
+	b.Grow(size + len(chunk))
+	for b.Len() < size*99/100 {
+		b.WriteString(chunk)
+	}
+	block := []string{
+		"class Needle:",
+		"    def w6_needle(self, key):",
+		"        value = self.load_index(key)",
+		"        return value",
+		"",
+	}
+	b.WriteString(joinLines(block))
+	for b.Len() < size {
+		b.WriteString(chunk[:min(len(chunk), size-b.Len())])
+		if s := b.String(); !strings.HasSuffix(s, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	w := &workload{name: "W6", desc: "1 block in a 100 MB file", wantOK: true, runs: 5, cliRuns: 5, needle: block[1]}
+	w.add("huge.txt", []byte(b.String()))
+	search := joinLines(block[1:4])
+	replace := joinLines(changed(block[1:4]))
+	w.patch, w.undo = srBlock("huge.txt", search, replace), srBlock("huge.txt", replace, search)
+	return w
+}
+
+// chatAnswer is a Markdown chat answer of about n lines: prose, and W1's
+// blocks in fenced code, as a model would write them.
+func chatAnswer(w *workload, n int) string {
+	var b strings.Builder
+	b.WriteString("# Plan of the refactoring\n\n")
+	blocks := strings.SplitAfter(w.patch, ">>>>>>> REPLACE\n\n")
+	lines := 2
+	for i := 0; lines < n; i++ {
+		for k := range 8 {
+			fmt.Fprintf(&b, "Step %d, note %d: the loader keeps its cache warm, so the change below only touches the lines it names.\n", i, k)
+		}
+		b.WriteString("\n```python\n")
+		blk := strings.TrimSuffix(blocks[i%len(blocks)], "\n")
+		if i >= len(blocks) {
+			blk = "" // every block once; prose after that
+		}
+		b.WriteString(blk)
+		b.WriteString("```\n\n")
+		lines += 13 + strings.Count(blk, "\n")
+	}
+	return b.String()
+}
