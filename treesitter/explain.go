@@ -2,6 +2,8 @@ package treesitter
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
 
 	"github.com/fsrb/fsrb/core"
 )
@@ -29,41 +31,69 @@ func (c *Cache) Explain(path, text, search, replace string, occurrences []int) [
 	return out
 }
 
+// MaxSyntaxCheck is the largest file whose syntax check may parse the
+// whole file. Parsing runs at 5-10 MB/s here (cgo; Python's grammar among
+// the slow ones): an 800 KB file costs 90 ms, ten times the rest of a CLI
+// run. Windows around the edits (window.go) are parsed whatever the size;
+// a bigger file whose windows do not settle the question is not checked:
+// the check is advice, never a gate.
+const MaxSyntaxCheck = 256 << 10
+
 // SyntaxProblems parses every file a valid plan changes before and after,
 // and returns a warning for each syntax error the change adds near what it
 // edited, laid at the door of the block whose new lines hold it (or are
-// nearest to it). Files of no known language are skipped.
+// nearest to it). Files of no known language are skipped. Files are
+// checked in parallel, one per CPU: each parse is a cgo call that holds
+// its thread for its whole length.
 func SyntaxProblems(plan *core.Plan) core.Problems { return DefaultCache.SyntaxProblems(plan) }
 
 // SyntaxProblems is the package function on this cache.
 func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
-	var out core.Problems
-	for _, fc := range plan.Files {
+	perFile := make([]core.Problems, len(plan.Files))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, fc := range plan.Files {
 		if fc.Action == core.ActionDelete || len(fc.Lines) == 0 || LanguageFor(fc.Path, fc.New) == nil {
 			continue
 		}
-		m := core.NewMapper(string(fc.New))
-		ranges := make([][2]int, 0, len(fc.Lines))
-		for _, l := range fc.Lines {
-			start := m.LineStart(l.Line - 1)
-			ranges = append(ranges, [2]int{start, max(start, m.LineStart(l.EndLine))})
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			perFile[i] = c.fileSyntaxProblems(plan, &plan.Files[i])
+		}()
+	}
+	wg.Wait()
+	var out core.Problems
+	for _, p := range perFile {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange) core.Problems {
+	var out core.Problems
+	m := core.NewMapper(string(fc.New))
+	ranges := make([][2]int, 0, len(fc.Lines))
+	for _, l := range fc.Lines {
+		start := m.LineStart(l.Line - 1)
+		ranges = append(ranges, [2]int{start, max(start, m.LineStart(l.EndLine))})
+	}
+	for _, e := range c.SyntaxErrors(fc.Path, fc.Old, fc.New, ranges) {
+		block := nearestBlock(fc.Lines, e.Line)
+		detail := ""
+		if e.Missing != "" {
+			detail = fmt.Sprintf(" (missing %q)", e.Missing)
 		}
-		for _, e := range c.SyntaxErrors(fc.Path, fc.Old, fc.New, ranges) {
-			block := nearestBlock(fc.Lines, e.Line)
-			detail := ""
-			if e.Missing != "" {
-				detail = fmt.Sprintf(" (missing %q)", e.Missing)
-			}
-			p := core.Problem{
-				Kind: core.KindSyntax, Severity: core.SeverityWarning, Block: block, Path: fc.Display, Line: e.Line,
-				Message: fmt.Sprintf("applying block #%d leaves a syntax error in %s:%d%s", block, fc.Display, e.Line, detail),
-				Hint:    "check the block's REPLACE text: a bracket, quote or keyword may be missing",
-			}
-			if block >= 1 && block <= len(plan.Patch.Blocks) {
-				p.Span = plan.Patch.Blocks[block-1].Span
-			}
-			out = append(out, p)
+		p := core.Problem{
+			Kind: core.KindSyntax, Severity: core.SeverityWarning, Block: block, Path: fc.Display, Line: e.Line,
+			Message: fmt.Sprintf("applying block #%d leaves a syntax error in %s:%d%s", block, fc.Display, e.Line, detail),
+			Hint:    "check the block's REPLACE text: a bracket, quote or keyword may be missing",
 		}
+		if block >= 1 && block <= len(plan.Patch.Blocks) {
+			p.Span = plan.Patch.Blocks[block-1].Span
+		}
+		out = append(out, p)
 	}
 	return out
 }

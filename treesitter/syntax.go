@@ -2,6 +2,7 @@ package treesitter
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sort"
 
@@ -39,7 +40,14 @@ func SyntaxErrors(path string, before, after []byte, editedRanges [][2]int) []Sy
 
 // SyntaxErrors is the package function on this cache.
 func (c *Cache) SyntaxErrors(path string, before, after []byte, editedRanges [][2]int) []SyntaxError {
-	if LanguageFor(path, after) == nil {
+	lang := LanguageFor(path, after)
+	if lang == nil {
+		return nil
+	}
+	if errs, ok := windowSyntaxErrors(context.Background(), lang, path, before, after, alignEdits(before, after, editedRanges)); ok {
+		return errs
+	}
+	if len(after) > MaxSyntaxCheck {
 		return nil
 	}
 	ta, err := c.Parse(path, 0, after, nil)
@@ -69,11 +77,7 @@ func newSyntaxErrors(tb, ta *Tree, ranges [][2]int) []SyntaxError {
 			return
 		}
 		seen[line] = true
-		msg := fmt.Sprintf("leaves a syntax error at line %d", line)
-		if n.missing != "" {
-			msg += fmt.Sprintf(" (missing %q)", n.missing)
-		}
-		out = append(out, SyntaxError{Line: line, StartByte: n.start, EndByte: n.end, Missing: n.missing, Message: msg})
+		out = append(out, SyntaxError{Line: line, StartByte: n.start, EndByte: n.end, Missing: n.missing, Message: syntaxMessage(line, n.missing)})
 	}
 
 	for _, r := range alignEdits(tb.content, ta.content, ranges) {
@@ -105,6 +109,14 @@ func newSyntaxErrors(tb, ta *Tree, ranges [][2]int) []SyntaxError {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
+}
+
+func syntaxMessage(line int, missing string) string {
+	msg := fmt.Sprintf("leaves a syntax error at line %d", line)
+	if missing != "" {
+		msg += fmt.Sprintf(" (missing %q)", missing)
+	}
+	return msg
 }
 
 // within returns the nodes that intersect or touch [lo, hi].

@@ -30,6 +30,7 @@ var version = ""
 
 type flags struct {
 	dryRun, diff, json, fuzzy, partial, blocks bool
+	syntaxCheck                                bool
 	root, format                               string
 	version, help, recover, undo               bool
 }
@@ -60,6 +61,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.fuzzy, "fuzzy", false, "let blocks that match nowhere exactly climb the tolerant ladder")
 	fs.BoolVar(&f.partial, "partial", false, "apply the blocks that validate (atomically), skip the rest; exit 1 if any was skipped")
 	fs.BoolVar(&f.blocks, "blocks", false, "list the blocks of the patch and touch nothing")
+	fs.BoolVar(&f.syntaxCheck, "syntax-check", true, "warn when an edit leaves a syntax error (tree-sitter; files up to 256 KiB); --syntax-check=false skips the parse")
 	fs.StringVar(&f.root, "root", "", "the workspace root (default: the working directory)")
 	fs.StringVar(&f.format, "format", "auto", "force a dialect: "+strings.Join(core.Formats, "|"))
 	fs.BoolVar(&f.recover, "recover", false, "roll back a commit that was cut off part-way (crash, kill)")
@@ -192,7 +194,7 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 	if pending, err := commit.Pending(disk.Root, commit.Options{}); err == nil && pending {
 		return recoveryNeeded(patch, f, stdout, stderr)
 	}
-	plan := validate(patch, disk, slashRoot, f.fuzzy)
+	plan := validate(patch, disk, slashRoot, f.fuzzy, f.syntaxCheck)
 	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Color: colorOK(stdout)}
 	switch {
 	case f.dryRun:
@@ -229,8 +231,11 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 // validate is the engine as the CLI runs it: core, with tree-sitter
 // plugged in to explain ambiguous blocks and to check the syntax of what
 // the plan writes (warnings; they never stop a commit).
-func validate(patch *core.Patch, fsys core.FS, root string, fuzzy bool) *core.Plan {
+func validate(patch *core.Patch, fsys core.FS, root string, fuzzy, syntaxCheck bool) *core.Plan {
 	plan := core.Validate(patch, fsys, core.Options{Root: root, Fuzzy: fuzzy, Explain: treesitter.Explain})
+	if !syntaxCheck {
+		return plan
+	}
 	if syntax := treesitter.SyntaxProblems(plan); len(syntax) > 0 {
 		plan.Problems = append(plan.Problems, syntax...)
 		plan.Problems.Sort()
