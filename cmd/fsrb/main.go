@@ -5,8 +5,15 @@ package main
 
 import (
 	"os"
+	"runtime/debug"
 )
 
 func main() {
+	// A run's heap is mostly the files it holds, live until it exits:
+	// collecting while they are read finds little and cost a 100 MB
+	// dry run 150 of its 300 ms. GOGC, when set, still wins.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

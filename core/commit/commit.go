@@ -6,7 +6,6 @@
 package commit
 
 import (
-	"bytes"
 	"fmt"
 	"path"
 
@@ -86,14 +85,21 @@ func plan(disk *Disk, changes []core.FileChange) ([]op, error) {
 			return nil, fmt.Errorf("%s and %s are the same file (%s); the plan must hold one change per file", other, c.Path, real)
 		}
 		seen[real] = c.Path
-		now, err := inspect(disk.abs(real))
+		now, same, err := holds(disk.abs(real), c.Old)
 		if err != nil {
 			return nil, err
 		}
-		if c.Existed != now.exists || c.Existed && (!now.regular || !bytes.Equal(now.data, c.Old)) {
+		if c.Existed != now.exists || c.Existed && !same {
 			return nil, &ConflictError{Path: c.Path}
 		}
-		o := op{path: real, action: c.Action, existed: c.Existed, old: now.data, oldMode: now.mode, newMode: now.mode}
+		var old []byte
+		if c.Existed {
+			old = c.Old
+			if old == nil {
+				old = []byte{}
+			}
+		}
+		o := op{path: real, action: c.Action, existed: c.Existed, old: old, oldMode: now.mode, newMode: now.mode}
 		if c.Action == core.ActionDelete {
 			o.remove = true
 		} else {

@@ -182,12 +182,34 @@ func readRegular(full string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil {
+	fi, err = f.Stat()
+	if err != nil {
 		return nil, err
-	} else if !fi.Mode().IsRegular() {
+	}
+	if !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: full, Err: core.ErrNotRegular}
 	}
-	return io.ReadAll(f)
+	return readSized(f, fi.Size())
+}
+
+// readSized reads f to its end into a buffer of the size Stat gave (plus
+// one byte, to see EOF without growing): io.ReadAll's doubling costs a
+// 100 MB file six reallocations and 200 MB of cleared memory.
+func readSized(f io.Reader, size int64) ([]byte, error) {
+	buf := make([]byte, 0, max(512, size+1))
+	for {
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) { // grew since Stat
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
 }
 
 // relabel names errors after the path the caller gave, not the absolute

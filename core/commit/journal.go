@@ -256,6 +256,44 @@ func writeBackup(path string, data []byte) error {
 	return f.Close()
 }
 
+// linkBackupMin is the size from which a backup is a hard link to the old
+// file rather than a copy. A commit never writes a target in place (it
+// renames a new file over it), so the old inode, once linked into the
+// journal, keeps the old bytes unchanged: a 100 MB file costs no copy and
+// no 100 MB write. Small files are copied: cheap, and independent of the
+// workspace's file system.
+const linkBackupMin = 1 << 20
+
+// backupFile stores the old content of target (data) at path: by a hard
+// link when target is big, has no other name, and still holds len(data)
+// bytes; by a copy otherwise, or when linking fails (the journal on
+// another file system, a file system without links).
+func backupFile(target, path string, data []byte) error {
+	if len(data) >= linkBackupMin {
+		if fi, err := os.Lstat(target); err == nil && fi.Mode().IsRegular() && singleLink(fi) && fi.Size() == int64(len(data)) {
+			if err := os.Link(target, path); err == nil {
+				if err := syncFile(path); err != nil {
+					os.Remove(path)
+					return err
+				}
+				return nil
+			}
+		}
+	}
+	return writeBackup(path, data)
+}
+
+// syncFile makes a file's bytes durable: the old file may never have been
+// synced by whoever wrote it.
+func syncFile(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
 // readBackup returns a backup only if it still hashes to what was saved:
 // restoring a damaged backup would turn a failed commit into data loss.
 func readBackup(dir string, f fileEntry) ([]byte, error) {

@@ -1,8 +1,10 @@
 package commit
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -181,6 +183,50 @@ func inspect(full string) (onDisk, error) {
 		return onDisk{}, err
 	}
 	return onDisk{exists: true, regular: true, data: data, mode: fileMode(fi)}, nil
+}
+
+// holds reports what is at full and whether it is a regular file holding
+// exactly want. It compares in chunks instead of reading the file whole:
+// the caller holds the validated bytes already, and a second copy of a
+// 100 MB file would raise the commit's peak memory by half.
+func holds(full string, want []byte) (onDisk, bool, error) {
+	fi, err := os.Lstat(full)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return onDisk{}, false, nil
+	}
+	if err != nil {
+		return onDisk{}, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return onDisk{exists: true}, false, nil
+	}
+	d := onDisk{exists: true, regular: true, mode: fileMode(fi)}
+	if fi.Size() != int64(len(want)) {
+		return d, false, nil
+	}
+	f, err := os.OpenFile(full, readFlags, 0)
+	if err != nil {
+		return d, false, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return onDisk{exists: true}, false, err
+	}
+	buf := make([]byte, min(len(want)+1, 1<<20))
+	rest := want
+	for {
+		n, err := io.ReadFull(f, buf[:min(len(buf), len(rest)+1)])
+		if n > len(rest) || !bytes.Equal(buf[:n], rest[:n]) {
+			return d, false, nil
+		}
+		rest = rest[n:]
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return d, len(rest) == 0, nil
+		case err != nil:
+			return d, false, err
+		}
+	}
 }
 
 // fileMode is the part of a file's mode that a rewrite must keep.

@@ -19,3 +19,6 @@ func lockFile(path string, wait time.Duration) (unlock func(), err error) {
 // syncDir is a no-op: Windows cannot fsync a directory handle, and its
 // renames are not atomic to begin with.
 func syncDir(dir string) error { return nil }
+
+// singleLink is false where link counts are unknown: backups are copies.
+func singleLink(fi os.FileInfo) bool { return false }

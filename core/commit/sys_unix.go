@@ -49,3 +49,11 @@ func syncDir(dir string) error {
 	defer f.Close()
 	return f.Sync()
 }
+
+// singleLink reports whether fi is a file with no other name: only such a
+// file's old inode may serve as a backup (another name could be written
+// through in place and change the backup with it).
+func singleLink(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Nlink == 1
+}

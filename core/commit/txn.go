@@ -79,7 +79,7 @@ func begin(disk *Disk, st *store, k kind, undoes string, ops []op, created, prun
 			if o.existed {
 				f.Mode, f.OldHash, f.Backup = o.oldMode, hash(o.old), n+".old"
 				f.RestoreTemp = tempName(o.path, tag+"-"+n+"r")
-				if err := do("backup", o.path, func() error { return writeBackup(filepath.Join(dir, f.Backup), o.old) }); err != nil {
+				if err := do("backup", o.path, func() error { return backupFile(disk.abs(o.path), filepath.Join(dir, f.Backup), o.old) }); err != nil {
 					return err
 				}
 			}
