@@ -27,17 +27,24 @@ type Position struct {
 type Mapper struct {
 	text  string
 	lines []int // byte offset of the start of each line
+	ascii bool  // every byte < 0x80: a UTF-16 column is a byte column
 }
 
-// NewMapper indexes the line starts of text once.
+// NewMapper indexes the line starts of text once, and notes whether the
+// text is all ASCII: then columns convert in O(1), where otherwise a line
+// is decoded up to the column (an editor typing on a 10,000-character line
+// would make each keystroke cost the whole line).
 func NewMapper(text string) *Mapper {
-	lines := []int{0}
+	lines := make([]int, 1, 1+len(text)/32)
+	var high byte
 	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
+		c := text[i]
+		high |= c
+		if c == '\n' {
 			lines = append(lines, i+1)
 		}
 	}
-	return &Mapper{text: text, lines: lines}
+	return &Mapper{text: text, lines: lines, ascii: high < utf8.RuneSelf}
 }
 
 // Text returns the text the mapper indexes.
@@ -83,6 +90,9 @@ func (m *Mapper) Position(offset int) Position {
 	offset = m.clamp(offset)
 	line := m.Line(offset)
 	start := m.lines[line]
+	if m.ascii {
+		return Position{Line: line, Col: offset - start, ByteCol: offset - start}
+	}
 	col := 0
 	for _, r := range m.text[start:offset] {
 		if r >= 0x10000 {
@@ -105,6 +115,9 @@ func (m *Mapper) Offset(line, col int) int {
 	}
 	off := m.lines[line]
 	end := m.LineEnd(line)
+	if m.ascii {
+		return off + max(0, min(col, end-off))
+	}
 	for n := 0; off < end && n < col; {
 		r, size := utf8.DecodeRuneInString(m.text[off:])
 		if r >= 0x10000 {
