@@ -414,8 +414,9 @@ func applyEdits(text string, edits []protocol.TextEdit) (string, error) {
 // editor is the workspace as an editor applying a WorkspaceEdit sees it:
 // file contents by path relative to the root, a BOM hidden while editing.
 type editor struct {
-	root  string
-	files map[string]string
+	root    string
+	files   map[string]string
+	removed []string // folders deleted, in order
 }
 
 func (e *editor) key(u protocol.DocumentURI) string {
@@ -424,6 +425,19 @@ func (e *editor) key(u protocol.DocumentURI) string {
 		panic(err)
 	}
 	return filepath.ToSlash(rel)
+}
+
+// exists reports whether k is a file, a folder holding one, or the root.
+func (e *editor) exists(k string) bool {
+	if _, ok := e.files[k]; ok || k == "." {
+		return true
+	}
+	for f := range e.files {
+		if strings.HasPrefix(f, k+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func (e *editor) apply(we *lsp.WorkspaceEdit) error {
@@ -449,16 +463,29 @@ func (e *editor) apply(we *lsp.WorkspaceEdit) error {
 		switch {
 		case dc.Create != nil:
 			k := e.key(dc.Create.URI)
+			if e.exists(k) && dc.Create.Options != nil && dc.Create.Options.IgnoreIfExists {
+				continue
+			}
 			if _, ok := e.files[k]; ok {
 				return fmt.Errorf("create %s, which exists", k)
 			}
 			e.files[k] = ""
 		case dc.Delete != nil:
 			k := e.key(dc.Delete.URI)
-			if _, ok := e.files[k]; !ok {
-				return fmt.Errorf("delete %s, which does not exist", k)
+			if _, ok := e.files[k]; ok {
+				delete(e.files, k)
+				continue
 			}
-			delete(e.files, k)
+			// A folder: it exists while a file lies under it, which a
+			// delete that is not recursive refuses.
+			for f := range e.files {
+				if strings.HasPrefix(f, k+"/") {
+					if dc.Delete.Options == nil || !dc.Delete.Options.Recursive {
+						return fmt.Errorf("delete folder %s, which still holds %s", k, f)
+					}
+				}
+			}
+			e.removed = append(e.removed, k)
 		case dc.Edit != nil:
 			if err := edit(dc.Edit.TextDocument.URI, dc.Edit.Edits); err != nil {
 				return err

@@ -3,6 +3,10 @@ package lsp
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -84,7 +88,76 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*WorkspaceEd
 			}})
 		}
 	}
+	// Last, once the files in them are gone: the folders the deletions
+	// leave empty, as the CLI removes them (DESIGN.md). Not recursive, so
+	// an editor refuses rather than delete a folder that gained a file.
+	// VS Code checks a run of deletes as a whole before it performs any,
+	// and would find each folder still full of the files deleted in the
+	// same run; a CreateFile of the workspace folder that exists, with
+	// ignoreIfExists, does nothing but end the run.
+	folders := s.view.emptiedFolders(plan)
+	if len(folders) > 0 {
+		we.DocumentChanges = append(we.DocumentChanges, DocumentChange{Create: &CreateFile{
+			Kind: "create", URI: fileURI(s.view.root), Options: &FileOpOptions{IgnoreIfExists: true},
+		}})
+	}
+	for _, dir := range folders {
+		we.DocumentChanges = append(we.DocumentChanges, DocumentChange{Delete: &DeleteFile{
+			Kind: "delete", URI: s.view.uri(dir), Options: &FileOpOptions{IgnoreIfNotExists: true},
+		}})
+	}
 	return we, nil
+}
+
+// emptiedFolders lists the folders above the plan's deleted files that the
+// deletions leave empty, deepest first, never the root: a folder is empty
+// when each of its entries on disk is a file the plan deletes or a folder
+// of this list, and no file the plan writes lies under it.
+func (v *view) emptiedFolders(plan *core.Plan) []string {
+	if v == nil {
+		return nil
+	}
+	gone := map[string]bool{}
+	candidates := map[string]bool{}
+	for _, fc := range plan.Files {
+		if fc.Action != core.ActionDelete {
+			continue
+		}
+		gone[fc.Path] = true
+		for dir := path.Dir(fc.Path); dir != "." && dir != "/"; dir = path.Dir(dir) {
+			candidates[dir] = true
+		}
+	}
+	if len(candidates) == 0 {
+		return nil
+	}
+	dirs := make([]string, 0, len(candidates))
+	for d := range candidates {
+		dirs = append(dirs, d)
+	}
+	// Deepest first; a child sorts after its parent, so reverse order works.
+	sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
+	var out []string
+next:
+	for _, dir := range dirs {
+		for _, fc := range plan.Files {
+			if fc.Action != core.ActionDelete && strings.HasPrefix(fc.Path, dir+"/") {
+				continue next
+			}
+		}
+		entries, err := os.ReadDir(filepath.Join(v.root, filepath.FromSlash(dir)))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if child := dir + "/" + e.Name(); !gone[child] {
+				continue next
+			}
+		}
+		gone[dir] = true
+		out = append(out, dir)
+	}
+	return out
 }
 
 // textEdits is the minimal line edits from old to new. Editors hide a BOM,

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -37,6 +39,7 @@ import (
 //	               core's plan (what the CLI writes)
 //	@out/<file>    the content of <file> after "Apply all blocks"
 //	@gone/<file>   <file> is deleted by "Apply all blocks"
+//	@removed       the folders "Apply all blocks" removes, one per line, in order
 //	@fixes         the titles of the quick fixes offered on the whole
 //	               document, one a line, in order
 //	@fixed         the patch after its one quick fix; it then validates, and
@@ -257,6 +260,11 @@ func checkApplyAll(t *testing.T, sc *scenario, c *testClient, u protocol.Documen
 			}
 		}
 	}
+	if want, ok := sc.sections["@removed"]; ok {
+		if got := strings.Join(ed.removed, "\n"); got != strings.TrimSpace(want) {
+			t.Errorf("folders removed by Apply all blocks:\n got: %q\nwant: %q", got, strings.TrimSpace(want))
+		}
+	}
 }
 
 // applyAllAsCLI takes the one "Apply all blocks" action offered on the
@@ -338,6 +346,29 @@ func applyAllAsCLI(t *testing.T, sc *scenario, c *testClient, u protocol.Documen
 		if _, ok := expect[k]; !ok {
 			t.Errorf("%s: created but not in the plan", k)
 		}
+	}
+	// The CLI removes each folder above a deleted file that holds no file
+	// any more (the workspace holds only the scenario's files).
+	var folders []string
+	for _, fc := range plan.Files {
+		if fc.Action != core.ActionDelete {
+			continue
+		}
+	up:
+		for dir := path.Dir(fc.Path); dir != "."; dir = path.Dir(dir) {
+			for k := range ed.files {
+				if strings.HasPrefix(k, dir+"/") {
+					break up
+				}
+			}
+			if !slices.Contains(folders, dir) {
+				folders = append(folders, dir)
+			}
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(folders)))
+	if got := append([]string(nil), ed.removed...); !slices.Equal(got, folders) {
+		t.Errorf("folders removed by the edit %v, by the CLI %v", got, folders)
 	}
 	return ed
 }

@@ -28,6 +28,7 @@ const treeTimeout = 500 * time.Millisecond
 func newTrees() *treesitter.Cache {
 	c := treesitter.NewCache(treeFiles)
 	c.Timeout = treeTimeout
+	c.WholeFiles = true
 	return c
 }
 

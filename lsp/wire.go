@@ -98,6 +98,7 @@ type FileOpOptions struct {
 	Overwrite         bool `json:"overwrite,omitempty"`
 	IgnoreIfExists    bool `json:"ignoreIfExists,omitempty"`
 	IgnoreIfNotExists bool `json:"ignoreIfNotExists,omitempty"`
+	Recursive         bool `json:"recursive,omitempty"` // DeleteFile of a folder; never set: fsrb removes empty folders only
 }
 
 // CodeAction replaces protocol.CodeAction to carry our WorkspaceEdit.

@@ -46,6 +46,13 @@ const treesPerFile = 4 // before/after of a block, plus a couple of versions
 // same path. It is safe for concurrent use.
 type Cache struct {
 	Timeout time.Duration // per parse; DefaultParseTimeout when 0
+	// WholeFiles makes the syntax check parse whole files, through the
+	// cache, instead of windows around the edits first (window.go). A
+	// long-lived session wants it: each version of a file is parsed once,
+	// incrementally from the one before, and a re-validation of the same
+	// plan costs nothing, where windows would be parsed afresh each time.
+	// A one-shot run wants windows.
+	WholeFiles bool
 
 	mu       sync.Mutex
 	maxFiles int
@@ -114,11 +121,7 @@ func (c *Cache) ParseContext(ctx context.Context, path string, version int, cont
 		old = prev.copyTree()
 		old.Edit(editInput(prev.content, prev.lines, content, edit))
 	}
-	timeout := c.Timeout
-	if timeout <= 0 {
-		timeout = DefaultParseTimeout
-	}
-	st, err := lang.parse(ctx, timeout, old, content)
+	st, err := lang.parse(ctx, c.timeout(), old, content)
 	if err != nil {
 		return nil, &ParseError{Path: path, Err: err}
 	}
@@ -140,6 +143,13 @@ func (c *Cache) ParseContext(ctx context.Context, path string, version int, cont
 		f.trees = f.trees[:treesPerFile]
 	}
 	return t, nil
+}
+
+func (c *Cache) timeout() time.Duration {
+	if c.Timeout <= 0 {
+		return DefaultParseTimeout
+	}
+	return c.Timeout
 }
 
 // evict drops the least recently used paths beyond maxFiles. Trees are

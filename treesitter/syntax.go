@@ -44,11 +44,13 @@ func (c *Cache) SyntaxErrors(path string, before, after []byte, editedRanges [][
 	if lang == nil {
 		return nil
 	}
-	if errs, ok := windowSyntaxErrors(context.Background(), lang, path, before, after, alignEdits(before, after, editedRanges)); ok {
-		return errs
-	}
-	if len(after) > MaxSyntaxCheck {
-		return nil
+	if !c.WholeFiles {
+		if errs, ok := windowSyntaxErrors(context.Background(), c.timeout(), lang, path, before, after, alignEdits(before, after, editedRanges)); ok {
+			return errs
+		}
+		if len(after) > MaxSyntaxCheck {
+			return nil
+		}
 	}
 	ta, err := c.Parse(path, 0, after, nil)
 	if err != nil || !ta.HasError() {

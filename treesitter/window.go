@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"sort"
+	"time"
 )
 
 // Checking the syntax of an edit by parsing the whole file costs the whole
@@ -39,7 +40,7 @@ type window struct {
 // windowSyntaxErrors checks the edit through windows. It returns the errors
 // found and ok; ok is false when some window is not a file of its own and
 // the whole file must be parsed.
-func windowSyntaxErrors(ctx context.Context, lang *Language, path string, before, after []byte, regions []editRegion) ([]SyntaxError, bool) {
+func windowSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Language, path string, before, after []byte, regions []editRegion) ([]SyntaxError, bool) {
 	aLines := lineStarts(after)
 	var out []SyntaxError
 	for _, w := range windowsFor(after, aLines, regions) {
@@ -47,7 +48,7 @@ func windowSyntaxErrors(ctx context.Context, lang *Language, path string, before
 			return nil, false
 		}
 		aText, aMap := dedent(after, aLines, w.firstLine, w.endLine, w.indent)
-		ta, err := lang.parse(ctx, DefaultParseTimeout, nil, aText)
+		ta, err := lang.parse(ctx, timeout, nil, aText)
 		if err != nil {
 			return nil, false
 		}
@@ -56,7 +57,7 @@ func windowSyntaxErrors(ctx context.Context, lang *Language, path string, before
 			continue
 		}
 		bText := dedentBytes(before[w.bStart:w.bEnd], w.indent)
-		tb, err := lang.parse(ctx, DefaultParseTimeout, nil, bText)
+		tb, err := lang.parse(ctx, timeout, nil, bText)
 		if err != nil {
 			return nil, false
 		}

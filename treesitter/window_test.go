@@ -104,7 +104,7 @@ func TestWindowNotAFileFallsBackToTheWholeFile(t *testing.T) {
 func TestWindowParsesOnlyTheWindow(t *testing.T) {
 	src := pyClasses(200)
 	after, r := edit(t, src, "        self.items[key] = value  # 150\n", "        self.items[key] = value - 1  # 150\n")
-	errs, ok := windowSyntaxErrors(context.Background(), LanguageByName("python"), "a.py", []byte(src), []byte(after), alignEdits([]byte(src), []byte(after), [][2]int{r}))
+	errs, ok := windowSyntaxErrors(context.Background(), DefaultParseTimeout, LanguageByName("python"), "a.py", []byte(src), []byte(after), alignEdits([]byte(src), []byte(after), [][2]int{r}))
 	if !ok || len(errs) != 0 {
 		t.Fatalf("ok %v, errs %+v", ok, errs)
 	}
@@ -120,5 +120,17 @@ func BenchmarkSyntaxCheckWindowed(b *testing.B) {
 		if errs := SyntaxErrors("a.py", []byte(src), []byte(after), [][2]int{r}); len(errs) != 0 {
 			b.Fatal(errs)
 		}
+	}
+}
+
+func TestWholeFilesAndWindowsAgree(t *testing.T) {
+	src := pyClasses(50)
+	after, r := edit(t, src, "        self.items[key] = value  # 30\n", "        self.items[key] = (value  # 30\n")
+	whole := NewCache(4)
+	whole.WholeFiles = true
+	a := whole.SyntaxErrors("a.py", []byte(src), []byte(after), [][2]int{r})
+	b := NewCache(4).SyntaxErrors("a.py", []byte(src), []byte(after), [][2]int{r})
+	if len(a) == 0 || len(a) != len(b) || a[0].Line != b[0].Line {
+		t.Errorf("whole files %+v, windows %+v", a, b)
 	}
 }

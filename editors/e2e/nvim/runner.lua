@@ -212,7 +212,8 @@ local function main()
       check(false, 'disk: ' .. path .. ' should not exist')
     end
   end
-  check(not vim.loop.fs_stat(ws .. '/old.txt'), 'disk: old.txt deleted')
+  check(not vim.loop.fs_stat(ws .. '/legacy/old.txt'), 'disk: legacy/old.txt deleted')
+  check(not vim.loop.fs_stat(ws .. '/legacy'), 'disk: legacy/, left empty, removed')
 
   -- 5. :FsrbApplyBlock with no argument applies the block under the cursor.
   local f = io.open(ws .. '/second.fsrb', 'w')

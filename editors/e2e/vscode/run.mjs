@@ -207,8 +207,9 @@ async function main() {
       await page.keyboard.press('S');
       diffs = await poll(async () => { const d = sameTree(); return d.length === 0 ? d : null; }, 10000) ?? sameTree();
     }
-    check(diffs.length === 0, 'disk: every file has the expected bytes (README.md, src/app.py, docs/guide/usage.md created, old.txt deleted)', diffs.join('; '));
-    check(!existsSync(join(WS, 'old.txt')), 'disk: old.txt deleted');
+    check(diffs.length === 0, 'disk: every file has the expected bytes (README.md, src/app.py, docs/guide/usage.md created, legacy/old.txt deleted)', diffs.join('; '));
+    check(!existsSync(join(WS, 'legacy', 'old.txt')), 'disk: legacy/old.txt deleted');
+    check(!existsSync(join(WS, 'legacy')), 'disk: legacy/, left empty, removed');
 
     // The result, for the README: src/app.py in the editor.
     await page.keyboard.press('Control+Shift+E');

@@ -68,7 +68,7 @@ test('headers, markers, bodies and embedded languages', async () => {
   has(rows, usage, 'markup.inserted.replace.fsrb');
   has(rows, usage, 'meta.embedded.block.markdown');
   hasNot(rows, usage, 'comment.line');
-  has(rows, at('old.txt'), 'entity.name.filename.fsrb');
+  has(rows, at('legacy/old.txt'), 'entity.name.filename.fsrb');
 });
 
 test('decorated headers, escapes, fences, NEW_FILE and Cline markers', async () => {
