@@ -56,6 +56,7 @@ func (v *validator) move(b *Block, t *target, res *BlockResult) {
 	}
 	dst.doc = &src
 	dst.exists, dst.touched, dst.deleted, dst.keepEmpty, dst.rewrittenBy = true, true, false, src.text() == "", b.Number
+	dst.movedFrom = t.display
 	dst.blocks = append(dst.blocks, b.Number)
 	t.doc = loadDoc(nil)
 	t.exists, t.touched, t.deleted, t.rewrittenBy = false, true, true, b.Number

@@ -20,6 +20,10 @@ type FileChange struct {
 	Old     []byte // the validated content; nil when the file did not exist
 	New     []byte // the content to write; nil for ActionDelete. Read-only: it may share memory with strings
 	Blocks  []int  // the numbers of the blocks applied to this file, in order
+	// MovedFrom is the file (as the patch wrote it) whose content this one
+	// took by an apply-patch "*** Move to:"; "" otherwise. The source is a
+	// FileChange of its own, a delete unless later blocks recreated it.
+	MovedFrom string
 	// Lines says where each block's new text ended up in New, so that what
 	// is found in the new content (a syntax error) can be laid at the door
 	// of the block that wrote it.

@@ -87,6 +87,7 @@ type target struct {
 	cursor      int
 	deleted     bool
 	keepEmpty   bool
+	movedFrom   string // display path of the file moved here, if any
 }
 
 // Validate parses nothing: it takes a parsed patch, reads the files it
@@ -343,7 +344,7 @@ func (t *target) change() (FileChange, bool) {
 	if !t.touched {
 		return FileChange{}, false
 	}
-	fc := FileChange{Path: t.key, Display: t.display, Existed: t.existed, Old: t.orig, Blocks: t.blocks}
+	fc := FileChange{Path: t.key, Display: t.display, Existed: t.existed, Old: t.orig, Blocks: t.blocks, MovedFrom: t.movedFrom}
 	switch {
 	case t.deleted && t.existed:
 		fc.Action = ActionDelete

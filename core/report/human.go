@@ -64,7 +64,16 @@ func Human(stdout, stderr io.Writer, o Outcome) {
 		Failure(stderr, o)
 		return
 	}
+	moved := map[string]bool{} // sources whose delete a "Moved" line says
 	for _, f := range p.Files {
+		if f.MovedFrom != "" {
+			moved[f.MovedFrom] = true
+		}
+	}
+	for _, f := range p.Files {
+		if f.Action == core.ActionDelete && moved[f.Display] {
+			continue
+		}
 		fmt.Fprintln(stdout, fileLine(f, o.Mode == ModeDryRun))
 	}
 	blocks, files := Plural(p.BlockCount(), "block"), Plural(len(p.Files), "file")
@@ -82,6 +91,10 @@ func Human(stdout, stderr io.Writer, o Outcome) {
 
 func fileLine(f core.FileChange, dry bool) string {
 	switch {
+	case dry && f.MovedFrom != "":
+		return "Would move " + f.MovedFrom + " to " + f.Display
+	case f.MovedFrom != "":
+		return "Moved " + f.MovedFrom + " to " + f.Display
 	case dry && f.Action == core.ActionCreate:
 		return "Would create " + f.Display
 	case dry && f.Action == core.ActionDelete:

@@ -37,6 +37,8 @@ type jsonFile struct {
 	Path   string `json:"path"`
 	Action string `json:"action"`
 	Blocks []int  `json:"blocks"`
+	// MovedFrom: the file moved here by an apply-patch "*** Move to:".
+	MovedFrom string `json:"moved_from,omitempty"`
 }
 
 type jsonProblem struct {
@@ -81,7 +83,7 @@ func JSON(w io.Writer, o Outcome) error {
 	}
 	if o.Written || o.Mode == ModeDryRun {
 		for _, f := range p.Files {
-			r.Files = append(r.Files, jsonFile{Path: f.Display, Action: string(f.Action), Blocks: f.Blocks})
+			r.Files = append(r.Files, jsonFile{Path: f.Display, Action: string(f.Action), Blocks: f.Blocks, MovedFrom: f.MovedFrom})
 		}
 	}
 	if o.Mode == ModePartial {
