@@ -1,8 +1,10 @@
 package treesitter
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
+	"sort"
 	"sync"
 
 	"github.com/fsrb/fsrb/core"
@@ -73,11 +75,15 @@ func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 
 func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange) core.Problems {
 	var out core.Problems
-	m := core.NewMapper(string(fc.New))
+	var want []int // 0-based lines whose start offsets are needed
+	for _, l := range fc.Lines {
+		want = append(want, l.Line-1, l.EndLine)
+	}
+	at := lineOffsets(fc.New, want)
 	ranges := make([][2]int, 0, len(fc.Lines))
 	for _, l := range fc.Lines {
-		start := m.LineStart(l.Line - 1)
-		ranges = append(ranges, [2]int{start, max(start, m.LineStart(l.EndLine))})
+		start := at[l.Line-1]
+		ranges = append(ranges, [2]int{start, max(start, at[l.EndLine])})
 	}
 	for _, e := range c.SyntaxErrors(fc.Path, fc.Old, fc.New, ranges) {
 		block := nearestBlock(fc.Lines, e.Line)
@@ -94,6 +100,32 @@ func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange) core.Pr
 			p.Span = plan.Patch.Blocks[block-1].Span
 		}
 		out = append(out, p)
+	}
+	return out
+}
+
+// lineOffsets returns the start offset of each wanted 0-based line of text
+// (len(text) for lines past its end), in one scan that stops at the last
+// one: a line index of a 100 MB file would cost 12 MB and a copy.
+func lineOffsets(text []byte, lines []int) map[int]int {
+	sorted := append([]int(nil), lines...)
+	sort.Ints(sorted)
+	out := make(map[int]int, len(sorted))
+	line, off := 0, 0
+	for _, want := range sorted {
+		for line < want && off < len(text) {
+			i := bytes.IndexByte(text[off:], '\n')
+			if i < 0 {
+				off = len(text)
+				break
+			}
+			off += i + 1
+			line++
+		}
+		if line < want {
+			off = len(text)
+		}
+		out[want] = off
 	}
 	return out
 }

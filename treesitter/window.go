@@ -26,28 +26,32 @@ import (
 //     members outside their class, Go statements outside their function),
 //     and the whole file is parsed, as before.
 
-// window is a run of whole lines of after, [firstLine, endLine) (0-based),
-// with the indentation every one of them shares (indent bytes), and the
-// matching bytes of before.
+// window is a run of whole lines of after, [aStart, aEnd), with the
+// indentation every one of them shares (indent bytes), and the matching
+// bytes of before. Windows are found by scanning lines outward from the
+// edits, never by indexing the whole file: a 100 MB file with one edit
+// costs its window.
 type window struct {
-	firstLine, endLine int
-	indent             int
-	aStart, aEnd       int // bytes of after
-	bStart, bEnd       int // bytes of before
-	regions            []editRegion
+	aStart, aEnd int // bytes of after, at line starts
+	indent       int
+	bStart, bEnd int // bytes of before
+	regions      []editRegion
 }
 
 // windowSyntaxErrors checks the edit through windows. It returns the errors
-// found and ok; ok is false when some window is not a file of its own and
-// the whole file must be parsed.
+// found and ok; ok is false when some window is not a file of its own, or
+// is bigger than MaxSyntaxCheck, and the whole-file rule must decide.
 func windowSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Language, path string, before, after []byte, regions []editRegion) ([]SyntaxError, bool) {
-	aLines := lineStarts(after)
+	ws, ok := windowsFor(after, regions, MaxSyntaxCheck)
+	if !ok {
+		return nil, false
+	}
 	var out []SyntaxError
-	for _, w := range windowsFor(after, aLines, regions) {
-		if w.bStart < 0 || w.bEnd > len(before) || w.bStart > w.bEnd {
+	for _, w := range ws {
+		if w.bStart < 0 || w.bEnd > len(before) || w.bStart > w.bEnd || w.bEnd-w.bStart > MaxSyntaxCheck {
 			return nil, false
 		}
-		aText, aMap := dedent(after, aLines, w.firstLine, w.endLine, w.indent)
+		aText, aMap := dedent(after, w.aStart, w.aEnd, w.indent)
 		ta, err := lang.parse(ctx, timeout, nil, aText)
 		if err != nil {
 			return nil, false
@@ -56,7 +60,7 @@ func windowSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Langua
 		if !wa.HasError() {
 			continue
 		}
-		bText := dedentBytes(before[w.bStart:w.bEnd], w.indent)
+		bText, _ := dedent(before, w.bStart, w.bEnd, w.indent)
 		tb, err := lang.parse(ctx, timeout, nil, bText)
 		if err != nil {
 			return nil, false
@@ -71,7 +75,7 @@ func windowSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Langua
 		}
 		for _, e := range newSyntaxErrors(wb, wa, ranges) {
 			e.StartByte, e.EndByte = aMap.toFile(e.StartByte), aMap.toFile(e.EndByte)
-			e.Line = lineOf(aLines, e.StartByte)
+			e.Line = 1 + bytes.Count(after[:e.StartByte], []byte{'\n'})
 			e.Message = syntaxMessage(e.Line, e.Missing)
 			out = append(out, e)
 		}
@@ -87,25 +91,29 @@ func windowSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Langua
 // starts at the nearest line above it indented less than the region's
 // least indented line and ends where the indentation comes back to that
 // line's level (a closing bracket or "end" there belongs to the window);
-// overlapping windows are merged.
-func windowsFor(after []byte, starts []int, regions []editRegion) []window {
+// overlapping windows are merged. It gives up (false) on a window of more
+// than budget bytes.
+func windowsFor(after []byte, regions []editRegion, budget int) ([]window, bool) {
 	var ws []window
 	for _, r := range regions {
-		first := lineOf(starts, r.aStart) - 1
+		first := lineStart(after, r.aStart)
 		last := first
 		if r.aEnd > r.aStart {
-			last = lineOf(starts, r.aEnd-1) - 1
+			last = lineStart(after, r.aEnd-1)
+		}
+		if last-first > budget {
+			return nil, false
 		}
 		least := -1
-		for l := first; l <= last; l++ {
-			if ind, blank := indentOf(after, starts, l); !blank && (least < 0 || ind < least) {
+		for l := first; l <= last && l < len(after); l = nextLine(after, l) {
+			if ind, blank := indentAt(after, l); !blank && (least < 0 || ind < least) {
 				least = ind
 			}
 		}
 		if least < 0 { // only blank lines: the next line's level
 			least = 0
-			for l := last + 1; l < len(starts); l++ {
-				if ind, blank := indentOf(after, starts, l); !blank {
+			for l := nextLine(after, last); l < len(after) && l-last <= budget; l = nextLine(after, l) {
+				if ind, blank := indentAt(after, l); !blank {
 					least = ind
 					break
 				}
@@ -114,33 +122,43 @@ func windowsFor(after []byte, starts []int, regions []editRegion) []window {
 		top, level := first, least
 		if least > 0 {
 			top, level = 0, 0
-			for l := first - 1; l >= 0; l-- {
-				if ind, blank := indentOf(after, starts, l); !blank && ind < least {
+			for l := first; l > 0; {
+				l = lineStart(after, l-1)
+				if first-l > budget {
+					return nil, false
+				}
+				if ind, blank := indentAt(after, l); !blank && ind < least {
 					top, level = l, ind
 					break
 				}
 			}
 		}
-		end := len(starts)
-		for l := last + 1; l < len(starts); l++ {
-			ind, blank := indentOf(after, starts, l)
+		end := len(after)
+		for l := nextLine(after, last); l < len(after); l = nextLine(after, l) {
+			if l-top > budget {
+				return nil, false
+			}
+			ind, blank := indentAt(after, l)
 			if blank || ind > level {
 				continue
 			}
 			end = l
-			if closesBlock(after[starts[l]+ind : lineEnd(after, starts, l)]) {
-				end = l + 1
+			if closesBlock(after[l+ind : lineEnd(after, l)]) {
+				end = nextLine(after, l)
 			}
 			break
 		}
-		ws = append(ws, window{firstLine: top, endLine: end, indent: level, regions: []editRegion{r}})
+		if end-top > budget {
+			return nil, false
+		}
+		ws = append(ws, window{aStart: top, aEnd: end, indent: level, regions: []editRegion{r}})
 	}
-	sort.Slice(ws, func(i, j int) bool { return ws[i].firstLine < ws[j].firstLine })
+	sort.Slice(ws, func(i, j int) bool { return ws[i].aStart < ws[j].aStart })
 	merged := ws[:0]
 	for _, w := range ws {
-		if k := len(merged); k > 0 && w.firstLine < merged[k-1].endLine {
+		if k := len(merged); k > 0 && w.aStart < merged[k-1].aEnd {
 			m := &merged[k-1]
-			m.endLine = max(m.endLine, w.endLine)
+			m.aEnd = max(m.aEnd, w.aEnd)
 			m.indent = min(m.indent, w.indent)
 			m.regions = append(m.regions, w.regions...)
 			continue
@@ -149,11 +167,6 @@ func windowsFor(after []byte, starts []int, regions []editRegion) []window {
 	}
 	for i := range merged {
 		w := &merged[i]
-		w.aStart = starts[w.firstLine]
-		w.aEnd = len(after)
-		if w.endLine < len(starts) {
-			w.aEnd = starts[w.endLine]
-		}
 		// The text outside the edited regions is the same before and
 		// after, so the window's edges sit at the same distance from them.
 		sort.Slice(w.regions, func(i, j int) bool { return w.regions[i].aStart < w.regions[j].aStart })
@@ -161,26 +174,41 @@ func windowsFor(after []byte, starts []int, regions []editRegion) []window {
 		w.bStart = f.bStart - (f.aStart - w.aStart)
 		w.bEnd = l.bEnd + (w.aEnd - l.aEnd)
 	}
-	return merged
+	return merged, true
 }
 
-// indentOf returns the width in bytes of line l's leading blanks, and
-// whether the line is blank.
-func indentOf(text []byte, starts []int, l int) (int, bool) {
-	s, e := starts[l], lineEnd(text, starts, l)
+// lineStart returns the start of the line that holds off.
+func lineStart(text []byte, off int) int {
+	return bytes.LastIndexByte(text[:min(off, len(text))], '\n') + 1
+}
+
+// nextLine returns the start of the line after the one starting at s, or
+// len(text).
+func nextLine(text []byte, s int) int {
+	if i := bytes.IndexByte(text[s:], '\n'); i >= 0 {
+		return s + i + 1
+	}
+	return len(text)
+}
+
+// lineEnd returns the offset of the newline of the line starting at s (or
+// of the end of text).
+func lineEnd(text []byte, s int) int {
+	if i := bytes.IndexByte(text[s:], '\n'); i >= 0 {
+		return s + i
+	}
+	return len(text)
+}
+
+// indentAt returns the width in bytes of the leading blanks of the line
+// starting at s, and whether the line is blank.
+func indentAt(text []byte, s int) (int, bool) {
+	e := lineEnd(text, s)
 	i := s
 	for i < e && (text[i] == ' ' || text[i] == '\t') {
 		i++
 	}
 	return i - s, i == e || text[i] == '\r'
-}
-
-// lineEnd returns the offset of line l's newline (or of the end of text).
-func lineEnd(text []byte, starts []int, l int) int {
-	if l+1 < len(starts) {
-		return starts[l+1] - 1
-	}
-	return len(text)
 }
 
 // closesBlock reports whether a line (without its indentation) closes what
@@ -204,11 +232,11 @@ func closesBlock(line []byte) bool {
 }
 
 // windowMap translates offsets between a dedented window and its file: the
-// window's line i is the file's line first+i, shorter by cut[i] bytes at
-// its start.
+// window's line i starts at winStarts[i] in the window and fileStarts[i]
+// in the file, shorter there by cut[i] bytes at its start.
 type windowMap struct {
-	winStarts  []int // start of each window line, in the window
-	fileStarts []int // start of each window line, in the file
+	winStarts  []int
+	fileStarts []int
 	cut        []int
 }
 
@@ -228,18 +256,14 @@ func (m windowMap) toFile(off int) int {
 	return m.fileStarts[i] + m.cut[i] + off - m.winStarts[i]
 }
 
-// dedent copies lines [first, end) of text without their first indent
-// bytes of blanks (fewer where a line has fewer), with the map back.
-func dedent(text []byte, starts []int, first, end, indent int) ([]byte, windowMap) {
-	n := end - first
-	m := windowMap{winStarts: make([]int, 0, n), fileStarts: make([]int, 0, n), cut: make([]int, 0, n)}
-	out := make([]byte, 0, lineEndOrLen(text, starts, end)-starts[first])
-	for l := first; l < end; l++ {
-		s := starts[l]
-		e := len(text)
-		if l+1 < len(starts) {
-			e = starts[l+1]
-		}
+// dedent copies the lines of text[start:end] (start at a line start)
+// without their first indent bytes of blanks (fewer where a line has
+// fewer), with the map back.
+func dedent(text []byte, start, end, indent int) ([]byte, windowMap) {
+	var m windowMap
+	out := make([]byte, 0, end-start)
+	for s := start; s < end; {
+		e := min(nextLine(text, s), end)
 		k := 0
 		for k < indent && s+k < e && (text[s+k] == ' ' || text[s+k] == '\t') {
 			k++
@@ -248,20 +272,10 @@ func dedent(text []byte, starts []int, first, end, indent int) ([]byte, windowMa
 		m.fileStarts = append(m.fileStarts, s)
 		m.cut = append(m.cut, k)
 		out = append(out, text[s+k:e]...)
+		s = e
+	}
+	if len(m.fileStarts) == 0 {
+		m.winStarts, m.fileStarts, m.cut = []int{0}, []int{start}, []int{0}
 	}
 	return out, m
-}
-
-// dedentBytes is dedent of a whole text.
-func dedentBytes(text []byte, indent int) []byte {
-	starts := lineStarts(text)
-	out, _ := dedent(text, starts, 0, len(starts), indent)
-	return out
-}
-
-func lineEndOrLen(text []byte, starts []int, l int) int {
-	if l < len(starts) {
-		return starts[l]
-	}
-	return len(text)
 }

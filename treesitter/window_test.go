@@ -21,8 +21,8 @@ func pyClasses(n int) string {
 func TestWindowsForPythonMethod(t *testing.T) {
 	src := pyClasses(3)
 	after, r := edit(t, src, "        self.items[key] = value  # 1\n", "        self.items[key] = value + 1  # 1\n")
-	ws := windowsFor([]byte(after), lineStarts([]byte(after)), alignEdits([]byte(src), []byte(after), [][2]int{r}))
-	if len(ws) != 1 {
+	ws, ok := windowsFor([]byte(after), alignEdits([]byte(src), []byte(after), [][2]int{r}), MaxSyntaxCheck)
+	if !ok || len(ws) != 1 {
 		t.Fatalf("%d windows", len(ws))
 	}
 	w := ws[0]
@@ -38,16 +38,15 @@ func TestWindowsForPythonMethod(t *testing.T) {
 func TestWindowsForGoFunctionTakesItsClosingBrace(t *testing.T) {
 	src := "package a\n\nfunc a() int {\n\tx := 1\n\treturn x\n}\n\nfunc b() {}\n"
 	after, r := edit(t, src, "\tx := 1\n", "\tx := 2\n")
-	ws := windowsFor([]byte(after), lineStarts([]byte(after)), alignEdits([]byte(src), []byte(after), [][2]int{r}))
-	if len(ws) != 1 || after[ws[0].aStart:ws[0].aEnd] != "func a() int {\n\tx := 2\n\treturn x\n}\n" {
+	ws, ok := windowsFor([]byte(after), alignEdits([]byte(src), []byte(after), [][2]int{r}), MaxSyntaxCheck)
+	if !ok || len(ws) != 1 || after[ws[0].aStart:ws[0].aEnd] != "func a() int {\n\tx := 2\n\treturn x\n}\n" {
 		t.Fatalf("windows %+v", ws)
 	}
 }
 
 func TestDedentMapsBothWays(t *testing.T) {
 	text := []byte("class A:\n    def f(self):\n        return 1\n\n    x = 2\n")
-	starts := lineStarts(text)
-	win, m := dedent(text, starts, 1, 5, 4)
+	win, m := dedent(text, bytes.IndexByte(text, '\n')+1, len(text), 4)
 	if string(win) != "def f(self):\n    return 1\n\nx = 2\n" {
 		t.Fatalf("window %q", win)
 	}
@@ -132,5 +131,32 @@ func TestWholeFilesAndWindowsAgree(t *testing.T) {
 	b := NewCache(4).SyntaxErrors("a.py", []byte(src), []byte(after), [][2]int{r})
 	if len(a) == 0 || len(a) != len(b) || a[0].Line != b[0].Line {
 		t.Errorf("whole files %+v, windows %+v", a, b)
+	}
+}
+
+func TestLineOffsets(t *testing.T) {
+	text := []byte("a\nbb\n\nccc")
+	got := lineOffsets(text, []int{3, 0, 1, 2, 9})
+	want := map[int]int{0: 0, 1: 2, 2: 5, 3: 6, 9: len(text)}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("line %d at %d, want %d", k, got[k], v)
+		}
+	}
+}
+
+func TestWindowOverBudgetGivesUp(t *testing.T) {
+	// Every line indented: no line above the edit starts a definition, so
+	// the window would be the whole file; past the budget it is refused
+	// (and a big file is then not checked at all).
+	src := strings.Repeat("    x = 1\n", 10000)
+	mid := len(src) / 2
+	after := src[:mid] + "    y = 2\n" + src[mid:]
+	regions := alignEdits([]byte(src), []byte(after), [][2]int{{mid, mid + 10}})
+	if _, ok := windowsFor([]byte(after), regions, 4096); ok {
+		t.Error("a window of the whole file was accepted")
+	}
+	if ws, ok := windowsFor([]byte(after), regions, len(after)); !ok || len(ws) != 1 || ws[0].aStart != 0 || ws[0].aEnd != len(after) {
+		t.Errorf("with room: %+v %v", ws, ok)
 	}
 }
