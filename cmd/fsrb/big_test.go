@@ -92,7 +92,7 @@ func TestBigTargetFile(t *testing.T) {
 		t.Errorf("the file is not what the blocks make of it (%d bytes, want %d)", len(got), len(want))
 	}
 	t.Logf("target of %s (%d lines, CRLF): applied in %v, peak RSS %s (%.1f× the file)", mib(int64(len(orig))), n, took.Round(time.Millisecond), mib(rss), float64(rss)/float64(len(orig)))
-	if rss > 8*int64(len(orig))+64<<20 {
+	if rss > 4*int64(len(orig))+64<<20 { // 3.1x measured: old, LF text, new
 		t.Errorf("peak RSS %s for a file of %s", mib(rss), mib(int64(len(orig))))
 	}
 }
