@@ -2,8 +2,9 @@ package main
 
 import (
 	"fmt"
-	"math/rand"
 	"strings"
+
+	"github.com/fsrb/fsrb/bench/gen"
 )
 
 // The workloads of issue 9, generated the same way on every run (fixed
@@ -41,95 +42,6 @@ func (w *workload) size() int {
 	return n
 }
 
-// benchCode generates n lines of deterministic Python-like code.
-func benchCode(n int, seed int64) []string {
-	rnd := rand.New(rand.NewSource(seed))
-	syl := []string{"load", "store", "item", "user", "cache", "index", "node", "tree", "path", "row", "key", "value", "count", "parse", "emit", "span", "block", "match", "file", "line"}
-	ident := func() string {
-		var b strings.Builder
-		for i, k := 0, 2+rnd.Intn(2); i < k; i++ {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			b.WriteString(syl[rnd.Intn(len(syl))])
-		}
-		return b.String()
-	}
-	title := func() string {
-		var b strings.Builder
-		for _, w := range strings.Split(ident(), "_") {
-			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
-		}
-		return b.String()
-	}
-	lines := make([]string, 0, n+16)
-	for len(lines) < n {
-		lines = append(lines, fmt.Sprintf("class %s:", title()), "")
-		for f, nf := 0, 2+rnd.Intn(4); f < nf; f++ {
-			name, arg := ident(), ident()
-			lines = append(lines,
-				fmt.Sprintf("    def %s(self, %s, %s=None):", name, arg, ident()),
-				fmt.Sprintf("        \"\"\"%s handles the %s of a %s.\"\"\"", name, ident(), ident()),
-			)
-			for i, k := 0, 2+rnd.Intn(4); i < k; i++ {
-				v := ident()
-				switch rnd.Intn(5) {
-				case 0:
-					lines = append(lines,
-						fmt.Sprintf("        %s = self.%s(%s)", v, ident(), arg),
-						fmt.Sprintf("        if %s is None:", v),
-						fmt.Sprintf("            raise KeyError(f\"%s {%s}\")", name, arg),
-					)
-				case 1:
-					lines = append(lines, fmt.Sprintf("        %s = %s * %d + len(self.%s)", v, arg, rnd.Intn(100), ident()))
-				case 2:
-					lines = append(lines,
-						fmt.Sprintf("        for %s in self.%s:", v, ident()),
-						fmt.Sprintf("            %s += %s.%s()", arg, v, ident()),
-						"",
-					)
-				case 3:
-					lines = append(lines,
-						"        try:",
-						fmt.Sprintf("            self.%s[%s] = %q", ident(), arg, ident()),
-						"        except KeyError:",
-						"            pass",
-					)
-				default:
-					lines = append(lines, fmt.Sprintf("        self.%s[%s] = %q", ident(), arg, ident()))
-				}
-			}
-			lines = append(lines, fmt.Sprintf("        return %s(%s)", ident(), arg), "")
-		}
-	}
-	return lines[:n]
-}
-
-func joinLines(lines []string) string { return strings.Join(lines, "\n") + "\n" }
-
-// blockAt picks a 5-line block starting at or after line from whose lines
-// are all indented by at least 8 spaces and whose first line occurs once.
-func blockAt(lines []string, from int) int {
-	count := map[string]int{}
-	for _, l := range lines {
-		count[l]++
-	}
-	for s := from; s+5 <= len(lines); s++ {
-		ok := count[lines[s]] == 1
-		for _, l := range lines[s : s+5] {
-			ok = ok && strings.HasPrefix(l, "        ")
-		}
-		if ok {
-			return s
-		}
-	}
-	panic("no block")
-}
-
-func srBlock(path, search, replace string) string {
-	return path + "\n<<<<<<< SEARCH\n" + search + "=======\n" + replace + ">>>>>>> REPLACE\n\n"
-}
-
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
@@ -148,14 +60,14 @@ func w1() *workload {
 	var patch, undo strings.Builder
 	for f := range 20 {
 		name := fmt.Sprintf("pkg/mod%02d.py", f)
-		lines := benchCode(500, int64(100+f))
-		w.add(name, []byte(joinLines(lines)))
+		lines := gen.Code(500, int64(100+f))
+		w.add(name, []byte(gen.JoinLines(lines)))
 		at := 0
 		for range 10 {
-			s := blockAt(lines, at)
-			search, replace := joinLines(lines[s:s+4]), joinLines(changed(lines[s:s+4]))
-			patch.WriteString(srBlock(name, search, replace))
-			undo.WriteString(srBlock(name, replace, search))
+			s := gen.BlockAt(lines, at)
+			search, replace := gen.JoinLines(lines[s:s+4]), gen.JoinLines(changed(lines[s:s+4]))
+			patch.WriteString(gen.SRBlock(name, search, replace))
+			undo.WriteString(gen.SRBlock(name, replace, search))
 			if w.needle == "" {
 				w.needle = lines[s]
 			}
@@ -168,21 +80,21 @@ func w1() *workload {
 
 // w2: one exact 5-line block near the end of a 20,000-line file.
 func w2() *workload {
-	lines := benchCode(20000, 2)
-	s := blockAt(lines, 19000)
+	lines := gen.Code(20000, 2)
+	s := gen.BlockAt(lines, 19000)
 	w := &workload{name: "W2", desc: "1 block near the end, 20,000 lines", wantOK: true, runs: 300, cliRuns: 15, needle: lines[s]}
-	w.add("big.py", []byte(joinLines(lines)))
-	search, replace := joinLines(lines[s:s+5]), joinLines(changed(lines[s:s+5]))
-	w.patch, w.undo = srBlock("big.py", search, replace), srBlock("big.py", replace, search)
+	w.add("big.py", []byte(gen.JoinLines(lines)))
+	search, replace := gen.JoinLines(lines[s:s+5]), gen.JoinLines(changed(lines[s:s+5]))
+	w.patch, w.undo = gen.SRBlock("big.py", search, replace), gen.SRBlock("big.py", replace, search)
 	return w
 }
 
 // w3: the W2 block with its indentation 4 spaces short (--fuzzy).
 func w3() *workload {
-	lines := benchCode(20000, 2)
-	s := blockAt(lines, 19000)
+	lines := gen.Code(20000, 2)
+	s := gen.BlockAt(lines, 19000)
 	w := &workload{name: "W3", desc: "indentation 4 short, 20,000 lines, --fuzzy", wantOK: true, fuzzy: true, runs: 300, cliRuns: 15, needle: lines[s]}
-	w.add("big.py", []byte(joinLines(lines)))
+	w.add("big.py", []byte(gen.JoinLines(lines)))
 	var search, replace strings.Builder
 	for i, l := range lines[s : s+5] {
 		search.WriteString(l[4:] + "\n")
@@ -192,41 +104,34 @@ func w3() *workload {
 			replace.WriteString(l[4:] + "\n")
 		}
 	}
-	w.patch = srBlock("big.py", search.String(), replace.String())
-	w.undo = srBlock("big.py", joinLines(changed(lines[s:s+5])), joinLines(lines[s:s+5]))
+	w.patch = gen.SRBlock("big.py", search.String(), replace.String())
+	w.undo = gen.SRBlock("big.py", gen.JoinLines(changed(lines[s:s+5])), gen.JoinLines(lines[s:s+5]))
 	return w
 }
 
 // w4: a one-line typo in the middle line of a 5-line block: not found, the
 // closest match names the block's lines.
 func w4(n int) *workload {
-	lines := benchCode(n, 4)
-	s := blockAt(lines, n/2)
-	block := append([]string{}, lines[s:s+5]...)
-	mid := []byte(block[2])
-	i := len(mid) / 2
-	for mid[i] < 'a' || mid[i] > 'z' {
-		i++
-	}
-	mid[i] = 'a' + (mid[i]-'a'+1)%26
-	block[2] = string(mid)
+	lines := gen.Code(n, 4)
+	s := gen.BlockAt(lines, n/2)
+	block := gen.Typo(lines[s : s+5])
 	w := &workload{name: fmt.Sprintf("W4 %dk", n/1000), desc: fmt.Sprintf("typo, %d lines (closest match)", n), runs: 100, cliRuns: 15, needle: lines[s]}
-	w.add("big.py", []byte(joinLines(lines)))
-	w.patch = srBlock("big.py", joinLines(block), "pass\n")
+	w.add("big.py", []byte(gen.JoinLines(lines)))
+	w.patch = gen.SRBlock("big.py", gen.JoinLines(block), "pass\n")
 	return w
 }
 
 // w5: a 5-line block that occurs twice in a 2,000-line file: ambiguous,
 // both places reported with tree-sitter's suggestions.
 func w5() *workload {
-	lines := benchCode(2000, 5)
-	s := blockAt(lines, 300)
+	lines := gen.Code(2000, 5)
+	s := gen.BlockAt(lines, 300)
 	block := append([]string{}, lines[s:s+5]...)
 	at := 1500
 	lines = append(append(append([]string{}, lines[:at]...), block...), lines[at:]...)
 	w := &workload{name: "W5", desc: "ambiguous, 2,000 lines, tree-sitter", runs: 300, cliRuns: 15, needle: block[0]}
-	w.add("two.py", []byte(joinLines(lines)))
-	w.patch = srBlock("two.py", joinLines(block), "pass\n")
+	w.add("two.py", []byte(gen.JoinLines(lines)))
+	w.patch = gen.SRBlock("two.py", gen.JoinLines(block), "pass\n")
 	return w
 }
 
@@ -234,7 +139,7 @@ func w5() *workload {
 // 100 MB line by line would take longer than the runs); the block, near
 // the end, holds a line found nowhere else.
 func w6() *workload {
-	chunk := joinLines(benchCode(20000, 6))
+	chunk := gen.JoinLines(gen.Code(20000, 6))
 	const size = 100 << 20
 	var b strings.Builder
 	b.Grow(size + len(chunk))
@@ -248,7 +153,7 @@ func w6() *workload {
 		"        return value",
 		"",
 	}
-	b.WriteString(joinLines(block))
+	b.WriteString(gen.JoinLines(block))
 	for b.Len() < size {
 		b.WriteString(chunk[:min(len(chunk), size-b.Len())])
 		if s := b.String(); !strings.HasSuffix(s, "\n") {
@@ -257,9 +162,9 @@ func w6() *workload {
 	}
 	w := &workload{name: "W6", desc: "1 block in a 100 MB file", wantOK: true, runs: 5, cliRuns: 5, needle: block[1]}
 	w.add("huge.txt", []byte(b.String()))
-	search := joinLines(block[1:4])
-	replace := joinLines(changed(block[1:4]))
-	w.patch, w.undo = srBlock("huge.txt", search, replace), srBlock("huge.txt", replace, search)
+	search := gen.JoinLines(block[1:4])
+	replace := gen.JoinLines(changed(block[1:4]))
+	w.patch, w.undo = gen.SRBlock("huge.txt", search, replace), gen.SRBlock("huge.txt", replace, search)
 	return w
 }
 

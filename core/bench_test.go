@@ -3,9 +3,10 @@ package core
 import (
 	"fmt"
 	"io/fs"
-	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/fsrb/fsrb/bench/gen"
 )
 
 // The benchmarks of issue 3 (W1-W5), run in-process through Validate on an
@@ -25,94 +26,6 @@ func (m memFS) ReadFile(name string) ([]byte, error) {
 }
 
 func (m memFS) RealPath(name string) (string, error) { return name, nil }
-
-// benchCode generates n lines of deterministic Python-like code.
-func benchCode(n int, seed int64) []string {
-	rnd := rand.New(rand.NewSource(seed))
-	syl := []string{"load", "store", "item", "user", "cache", "index", "node", "tree", "path", "row", "key", "value", "count", "parse", "emit", "span", "block", "match", "file", "line"}
-	ident := func() string {
-		var b strings.Builder
-		for i, k := 0, 2+rnd.Intn(2); i < k; i++ {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			b.WriteString(syl[rnd.Intn(len(syl))])
-		}
-		return b.String()
-	}
-	title := func() string {
-		s := strings.ReplaceAll(strings.Title(strings.ReplaceAll(ident(), "_", " ")), " ", "") //nolint:staticcheck // ASCII only
-		return s
-	}
-	var lines []string
-	for len(lines) < n {
-		lines = append(lines, fmt.Sprintf("class %s:", title()), "")
-		for f, nf := 0, 2+rnd.Intn(4); f < nf; f++ {
-			name, arg := ident(), ident()
-			lines = append(lines,
-				fmt.Sprintf("    def %s(self, %s, %s=None):", name, arg, ident()),
-				fmt.Sprintf("    \"\"\"%s handles the %s of a %s.\"\"\"", name, ident(), ident()),
-			)
-			lines[len(lines)-1] = "    " + lines[len(lines)-1]
-			for i, k := 0, 2+rnd.Intn(4); i < k; i++ {
-				v := ident()
-				switch rnd.Intn(5) {
-				case 0:
-					lines = append(lines,
-						fmt.Sprintf("        %s = self.%s(%s)", v, ident(), arg),
-						fmt.Sprintf("        if %s is None:", v),
-						fmt.Sprintf("            raise KeyError(f\"%s {%s}\")", name, arg),
-					)
-				case 1:
-					lines = append(lines, fmt.Sprintf("        %s = %s * %d + len(self.%s)", v, arg, rnd.Intn(100), ident()))
-				case 2:
-					lines = append(lines,
-						fmt.Sprintf("        for %s in self.%s:", v, ident()),
-						fmt.Sprintf("            %s += %s.%s()", arg, v, ident()),
-						"",
-					)
-				case 3:
-					lines = append(lines,
-						"        try:",
-						fmt.Sprintf("            self.%s[%s] = %q", ident(), arg, ident()),
-						"        except KeyError:",
-						"            pass",
-					)
-				default:
-					lines = append(lines, fmt.Sprintf("        self.%s[%s] = %q", ident(), arg, ident()))
-				}
-			}
-			lines = append(lines, fmt.Sprintf("        return %s(%s)", ident(), arg), "")
-		}
-	}
-	return lines[:n]
-}
-
-func joinLines(lines []string) string { return strings.Join(lines, "\n") + "\n" }
-
-// benchBlockAt picks a 5-line block starting at or after line from whose
-// lines are all indented by at least 8 spaces and whose first line occurs
-// once in the file.
-func benchBlockAt(lines []string, from int) int {
-	count := map[string]int{}
-	for _, l := range lines {
-		count[l]++
-	}
-	for s := from; s+5 <= len(lines); s++ {
-		ok := count[lines[s]] == 1
-		for _, l := range lines[s : s+5] {
-			ok = ok && strings.HasPrefix(l, "        ")
-		}
-		if ok {
-			return s
-		}
-	}
-	panic("no block")
-}
-
-func srBlock(path, search, replace string) string {
-	return path + "\n<<<<<<< SEARCH\n" + search + "=======\n" + replace + ">>>>>>> REPLACE\n\n"
-}
 
 // benchRun validates patch against files, checks the outcome once, then
 // measures two things: "validate", the whole of Validate (what a caller
@@ -146,14 +59,14 @@ func BenchmarkW1(b *testing.B) {
 	var patch strings.Builder
 	for f := range 20 {
 		name := fmt.Sprintf("pkg/mod%02d.py", f)
-		lines := benchCode(500, int64(100+f))
-		files[name] = []byte(joinLines(lines))
+		lines := gen.Code(500, int64(100+f))
+		files[name] = []byte(gen.JoinLines(lines))
 		at := 0
 		for range 10 {
-			s := benchBlockAt(lines, at)
-			search := joinLines(lines[s : s+4])
-			replace := joinLines(append([]string{lines[s] + "  # changed"}, lines[s+1:s+4]...))
-			patch.WriteString(srBlock(name, search, replace))
+			s := gen.BlockAt(lines, at)
+			search := gen.JoinLines(lines[s : s+4])
+			replace := gen.JoinLines(append([]string{lines[s] + "  # changed"}, lines[s+1:s+4]...))
+			patch.WriteString(gen.SRBlock(name, search, replace))
 			at = s + 40
 		}
 	}
@@ -167,17 +80,17 @@ func BenchmarkW1(b *testing.B) {
 
 // w2Input is a 20,000-line file and a 5-line block near its end.
 func w2Input() (lines []string, s int) {
-	lines = benchCode(20000, 2)
-	return lines, benchBlockAt(lines, 19000)
+	lines = gen.Code(20000, 2)
+	return lines, gen.BlockAt(lines, 19000)
 }
 
 // W2: one exact 5-line block near the end of a 20,000-line file.
 func BenchmarkW2(b *testing.B) {
 	lines, s := w2Input()
-	files := memFS{"big.py": []byte(joinLines(lines))}
-	search := joinLines(lines[s : s+5])
-	replace := joinLines(append([]string{lines[s] + "  # changed"}, lines[s+1:s+5]...))
-	benchRun(b, files, srBlock("big.py", search, replace), Options{}, func(b *testing.B, plan *Plan) {
+	files := memFS{"big.py": []byte(gen.JoinLines(lines))}
+	search := gen.JoinLines(lines[s : s+5])
+	replace := gen.JoinLines(append([]string{lines[s] + "  # changed"}, lines[s+1:s+5]...))
+	benchRun(b, files, gen.SRBlock("big.py", search, replace), Options{}, func(b *testing.B, plan *Plan) {
 		wantOK(b, plan)
 		if r := plan.Blocks[0]; r.Line != s+1 || r.Rung != "exact" {
 			b.Fatalf("matched line %d by %s, want %d", r.Line, r.Rung, s+1)
@@ -189,7 +102,7 @@ func BenchmarkW2(b *testing.B) {
 // come out at the file's indentation.
 func BenchmarkW3(b *testing.B) {
 	lines, s := w2Input()
-	files := memFS{"big.py": []byte(joinLines(lines))}
+	files := memFS{"big.py": []byte(gen.JoinLines(lines))}
 	var search, replace strings.Builder
 	for i, l := range lines[s : s+5] {
 		search.WriteString(l[4:] + "\n")
@@ -200,12 +113,12 @@ func BenchmarkW3(b *testing.B) {
 		}
 	}
 	want := append(append(append([]string{}, lines[:s]...), lines[s]+"  # changed"), lines[s+1:]...)
-	benchRun(b, files, srBlock("big.py", search.String(), replace.String()), Options{Fuzzy: true}, func(b *testing.B, plan *Plan) {
+	benchRun(b, files, gen.SRBlock("big.py", search.String(), replace.String()), Options{Fuzzy: true}, func(b *testing.B, plan *Plan) {
 		wantOK(b, plan)
 		if r := plan.Blocks[0]; r.Line != s+1 || r.Rung != "indentation" {
 			b.Fatalf("matched line %d by %s, want %d by indentation", r.Line, r.Rung, s+1)
 		}
-		if got := string(plan.Files[0].New); got != joinLines(want) {
+		if got := string(plan.Files[0].New); got != gen.JoinLines(want) {
 			b.Fatalf("wrong result")
 		}
 	})
@@ -214,18 +127,11 @@ func BenchmarkW3(b *testing.B) {
 // W4: a one-line typo in the middle line of a 5-line block: not found, the
 // closest match names the block's lines.
 func benchmarkW4(b *testing.B, n int, fuzzy bool) {
-	lines := benchCode(n, 4)
-	s := benchBlockAt(lines, n/2)
-	block := append([]string{}, lines[s:s+5]...)
-	mid := []byte(block[2])
-	i := len(mid) / 2
-	for mid[i] < 'a' || mid[i] > 'z' {
-		i++
-	}
-	mid[i] = 'a' + (mid[i]-'a'+1)%26
-	block[2] = string(mid)
-	files := memFS{"big.py": []byte(joinLines(lines))}
-	benchRun(b, files, srBlock("big.py", joinLines(block), "pass\n"), Options{Fuzzy: fuzzy}, func(b *testing.B, plan *Plan) {
+	lines := gen.Code(n, 4)
+	s := gen.BlockAt(lines, n/2)
+	block := gen.Typo(lines[s : s+5])
+	files := memFS{"big.py": []byte(gen.JoinLines(lines))}
+	benchRun(b, files, gen.SRBlock("big.py", gen.JoinLines(block), "pass\n"), Options{Fuzzy: fuzzy}, func(b *testing.B, plan *Plan) {
 		errs := plan.Problems.Errors()
 		if len(errs) != 1 || errs[0].Kind != KindNotFound || len(errs[0].Candidates) != 1 || errs[0].Candidates[0].Line != s+1 {
 			b.Fatalf("want not found with closest line %d, got %+v", s+1, errs)
@@ -241,14 +147,14 @@ func BenchmarkW4_50k_fuzzy(b *testing.B) { benchmarkW4(b, 50000, true) }
 // W5: a 5-line block that occurs twice in a 2,000-line file: ambiguous, both
 // places reported.
 func BenchmarkW5(b *testing.B) {
-	lines := benchCode(2000, 5)
-	s := benchBlockAt(lines, 300)
+	lines := gen.Code(2000, 5)
+	s := gen.BlockAt(lines, 300)
 	block := append([]string{}, lines[s:s+5]...)
 	// Copy the block again further down, as a second place.
 	at := 1500
 	lines = append(append(append([]string{}, lines[:at]...), block...), lines[at:]...)
-	files := memFS{"two.py": []byte(joinLines(lines))}
-	benchRun(b, files, srBlock("two.py", joinLines(block), "pass\n"), Options{}, func(b *testing.B, plan *Plan) {
+	files := memFS{"two.py": []byte(gen.JoinLines(lines))}
+	benchRun(b, files, gen.SRBlock("two.py", gen.JoinLines(block), "pass\n"), Options{}, func(b *testing.B, plan *Plan) {
 		errs := plan.Problems.Errors()
 		if len(errs) != 1 || errs[0].Kind != KindAmbiguous || len(errs[0].Candidates) != 2 ||
 			errs[0].Candidates[0].Line != s+1 || errs[0].Candidates[1].Line != at+1 {

@@ -5,6 +5,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/fsrb/fsrb/bench/gen"
 )
 
 // closestCodeFile generates n lines of deterministic Go-like code: functions
@@ -70,14 +72,7 @@ func closestBenchInput(n int) (file, search string, line int) {
 	for len(strings.TrimSpace(lines[start+2])) < 12 {
 		start++
 	}
-	block := append([]string(nil), lines[start:start+5]...)
-	mid := []byte(block[2])
-	i := len(mid) / 2
-	for mid[i] < 'a' || mid[i] > 'z' {
-		i++
-	}
-	mid[i] = 'a' + (mid[i]-'a'+1)%26
-	block[2] = string(mid)
+	block := gen.Typo(lines[start : start+5])
 	return file, strings.Join(block, ""), start + 1
 }
 
