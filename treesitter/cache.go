@@ -51,7 +51,8 @@ type Cache struct {
 	// long-lived session wants it: each version of a file is parsed once,
 	// incrementally from the one before, and a re-validation of the same
 	// plan costs nothing, where windows would be parsed afresh each time.
-	// A one-shot run wants windows.
+	// A one-shot run wants windows. Files over MaxSyntaxCheck get windows
+	// either way: a whole parse of them costs more than a keystroke may.
 	WholeFiles bool
 
 	mu       sync.Mutex
@@ -63,6 +64,12 @@ type Cache struct {
 type fileTrees struct {
 	used  uint64
 	trees []*Tree // most recent first
+	// gaveUp is the content (hash and length) whose parse ran out of
+	// time: the same content is not tried again. An editor re-validates a
+	// patch on every keystroke, and a target too big to parse in time
+	// would otherwise cost the whole timeout each time.
+	gaveUp    uint64
+	gaveUpLen int
 }
 
 // NewCache returns a cache that keeps trees for at most maxFiles paths,
@@ -100,6 +107,10 @@ func (c *Cache) ParseContext(ctx context.Context, path string, version int, cont
 	c.tick++
 	var prev *Tree
 	if f := c.files[path]; f != nil {
+		if f.gaveUpLen == len(content) && f.gaveUp == h {
+			c.mu.Unlock()
+			return nil, &ParseError{Path: path, Err: context.DeadlineExceeded}
+		}
 		f.used = c.tick
 		for i, t := range f.trees {
 			if t.Lang == lang && t.hash == h && bytes.Equal(t.content, content) {
@@ -123,6 +134,9 @@ func (c *Cache) ParseContext(ctx context.Context, path string, version int, cont
 	}
 	st, err := lang.parse(ctx, c.timeout(), old, content)
 	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			c.rememberGaveUp(path, h, len(content))
+		}
 		return nil, &ParseError{Path: path, Err: err}
 	}
 	t := newTree(lang, path, version, content, h, st)
@@ -150,6 +164,19 @@ func (c *Cache) timeout() time.Duration {
 		return DefaultParseTimeout
 	}
 	return c.Timeout
+}
+
+func (c *Cache) rememberGaveUp(path string, h uint64, n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tick++
+	f := c.files[path]
+	if f == nil {
+		f = &fileTrees{used: c.tick}
+		c.files[path] = f
+		c.evict()
+	}
+	f.used, f.gaveUp, f.gaveUpLen = c.tick, h, n
 }
 
 // evict drops the least recently used paths beyond maxFiles. Trees are

@@ -168,6 +168,15 @@ func TestParseTimeout(t *testing.T) {
 	if !errors.As(err, &pe) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want a ParseError for the deadline", err)
 	}
+	// The same content is not tried again, even with time to spare: an
+	// editor would pay the timeout on every keystroke. Other content is.
+	c.Timeout = time.Minute
+	if _, err := c.Parse("big.go", 2, big, nil); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("the same content again: err = %v, want the remembered deadline", err)
+	}
+	if _, err := c.Parse("big.go", 3, big[:len(big)/2], nil); err != nil {
+		t.Errorf("other content: %v", err)
+	}
 	// A cancelled parser is dropped, not pooled: the next parse works.
 	if _, err := NewCache(1).Parse("small.go", 1, []byte("package a\n"), nil); err != nil {
 		t.Fatal(err)

@@ -44,7 +44,7 @@ func (c *Cache) SyntaxErrors(path string, before, after []byte, editedRanges [][
 	if lang == nil {
 		return nil
 	}
-	if !c.WholeFiles {
+	if !c.WholeFiles || len(after) > MaxSyntaxCheck {
 		if errs, ok := windowSyntaxErrors(context.Background(), c.timeout(), lang, path, before, after, alignEdits(before, after, editedRanges)); ok {
 			return errs
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // pyClasses is a Python file of n classes with two methods each.
@@ -158,5 +159,18 @@ func TestWindowOverBudgetGivesUp(t *testing.T) {
 	}
 	if ws, ok := windowsFor([]byte(after), regions, len(after)); !ok || len(ws) != 1 || ws[0].aStart != 0 || ws[0].aEnd != len(after) {
 		t.Errorf("with room: %+v %v", ws, ok)
+	}
+}
+
+func TestWholeFilesCacheUsesWindowsForBigFiles(t *testing.T) {
+	src := pyClasses(4000)
+	old := "        self.items[key] = value  # 3000\n"
+	after, r := edit(t, src, old, "        self.items[key = value  # 3000\n")
+	c := NewCache(4)
+	c.WholeFiles = true
+	c.Timeout = time.Millisecond // a whole parse of 600 KB would give up
+	errs := c.SyntaxErrors("big.py", []byte(src), []byte(after), [][2]int{r})
+	if want := strings.Count(src[:strings.Index(src, old)], "\n") + 1; len(errs) != 1 || errs[0].Line != want {
+		t.Fatalf("got %+v, want one error at line %d", errs, want)
 	}
 }
