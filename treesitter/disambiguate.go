@@ -28,6 +28,17 @@ type Widening struct {
 // says far better than a random neighbouring line which place is meant.
 const sigSlack = 8
 
+// maxWiden is the most lines a widening may add. Past it the block would
+// be mostly context no reader checks (a file of repeated lines needs
+// thousands): no widened block is proposed, only the places and, for
+// apply-patch, an anchor.
+const maxWiden = 30
+
+// maxExplainParse is the largest file parsed to name the definitions
+// around the places: 2 MiB parse in about 0.4 s here. Bigger files widen
+// line by line, without names.
+const maxExplainParse = 2 << 20
+
 // Widen proposes, for each occurrence of search in content (the file at
 // path, LF; occurrences are the byte offsets where each occurrence starts),
 // the smallest widening that makes it occur exactly once — whole lines,
@@ -56,7 +67,7 @@ func (c *Cache) Widen(path string, content string, search, replace string, occur
 	occ := occurrenceLines(lines, sl)
 
 	var tree *Tree
-	if LanguageFor(path, []byte(content)) != nil {
+	if len(content) <= maxExplainParse && LanguageFor(path, []byte(content[:min(len(content), 512)])) != nil {
 		tree, _ = c.Parse(path, 0, []byte(content), nil) // no tree: widen line by line
 	}
 	chains := make(map[int][]Definition, len(occ))
@@ -90,10 +101,14 @@ func (c *Cache) Widen(path string, content string, search, replace string, occur
 		wd := newWidener(lines, sl, occ, l)
 		above, below := wd.smallest()
 		if tree != nil {
-			if a, b, ok := wd.toSignature(w.Definitions, occ, starts, above+below); ok {
+			if a, b, ok := wd.toSignature(w.Definitions, occ, starts, above+below); ok && a+b <= maxWiden {
 				above, below = a, b
 			}
 			w.Anchor = anchor(lines, occ, l, len(sl), w.Definitions)
+		}
+		if above+below > maxWiden {
+			out = append(out, w)
+			continue
 		}
 		w.Above, w.Below = above, below
 		w.Search, w.Replace = widened(lines, l, len(sl), above, below, search, replace)

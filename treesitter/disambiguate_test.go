@@ -114,3 +114,29 @@ func TestWidenSignatureTooFar(t *testing.T) {
 		}
 	}
 }
+
+func TestWidenGivesUpPastMaxWiden(t *testing.T) {
+	// The two places sit in runs of identical lines: only dozens of lines
+	// of context would tell them apart, so no widened block is proposed.
+	filler := strings.Repeat("x = 1\n", 40)
+	content := "a = 0\n" + filler + "target()\n" + filler + "b = 0\n" + filler + "target()\n" + filler + "c = 0\n"
+	first := strings.Index(content, "target()")
+	second := first + 1 + strings.Index(content[first+1:], "target()")
+	ws := Widen("f.py", content, "target()\n", "done()\n", []int{first, second})
+	if len(ws) != 2 {
+		t.Fatalf("%d widenings", len(ws))
+	}
+	for _, w := range ws {
+		if w.Search != "" || w.Line == 0 {
+			t.Errorf("occurrence at line %d: proposed %d+%d lines of context", w.Line, w.Above, w.Below)
+		}
+	}
+	// With a distinct line close by, the widening is proposed.
+	near := strings.Replace(content, "x = 1\ntarget()", "y = 2\ntarget()", 1)
+	first = strings.Index(near, "target()")
+	second = first + 1 + strings.Index(near[first+1:], "target()")
+	ws = Widen("f.py", near, "target()\n", "done()\n", []int{first, second})
+	if ws[0].Search != "y = 2\ntarget()\n" {
+		t.Errorf("near: %q", ws[0].Search)
+	}
+}

@@ -209,19 +209,19 @@ func problem(w io.Writer, patch *core.Patch, m *core.Mapper, pr core.Problem) {
 // lines (and the "@@" anchor that singles the place out, for apply-patch).
 func widened(w io.Writer, dialect core.Dialect, c core.Candidate) {
 	ex := c.Explanation
-	if ex.Search == "" {
-		return
-	}
 	place := fmt.Sprintf("line %d", c.Line)
 	if ex.Where != "" {
 		place = fmt.Sprintf("%s (line %d)", ex.Where, c.Line)
 	}
+	if ex.Anchor != "" && dialect == core.DialectApplyPatch {
+		fmt.Fprintf(w, "    To target %s, put this line above the hunk: @@ %s\n", place, ex.Anchor)
+		return
+	}
+	if ex.Search == "" {
+		return
+	}
 	switch dialect {
 	case core.DialectApplyPatch, core.DialectUdiff:
-		if ex.Anchor != "" && dialect == core.DialectApplyPatch {
-			fmt.Fprintf(w, "    To target %s, put this line above the hunk: @@ %s\n", place, ex.Anchor)
-			return
-		}
 		fmt.Fprintf(w, "    To target %s, use this hunk:\n", place)
 		indentBody(w, hunkLines(ex.Search, ex.Replace))
 	default:
