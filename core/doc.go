@@ -23,7 +23,8 @@ const bom = "\uFEFF"
 type doc struct {
 	flat string // the text when pieces is nil: LF, BOM removed; ends with "\n" unless empty
 	// pieces, when not nil, hold the text; nl[i] counts the newlines of
-	// pieces[i], size is the text's length. Every piece is whole lines
+	// pieces[i] (-1 until someone needs it: nlOf), size is the text's
+	// length. Every piece is whole lines
 	// (ends with "\n"): a line, and so the anchor matching looks for,
 	// never spans two pieces.
 	pieces     []string
@@ -33,7 +34,20 @@ type doc struct {
 	noFinalEOL bool   // the file did not end with a newline: keep none
 	crlf       []bool // per line of text, whether it ended in CRLF; nil if no line did
 	newCRLF    bool   // the file's most frequent line ending is CRLF (new text takes it)
+
+	// The last lineOf answer: a block's line is asked for just before the
+	// block is spliced in at the same offset, and each answer counts the
+	// newlines of the text before it (50 MB, half way down a 100 MB file).
+	memoOff, memoLine int
+	memoOK            bool
 }
+
+// eagerCount is the largest text whose newlines a first splice counts at
+// once. A text that fits in the CPU's caches costs little to count, and
+// the count brings it in for the copy that follows (W2, 800 KB: 0.50 ->
+// 0.42 ms); a bigger one fits no cache, and the count, often never
+// needed, is left for later (W6, 100 MB: 0.15 -> 0.13 s a dry run).
+var eagerCount = 4 << 20 // a var for tests
 
 // maxPieces bounds the pieces of a doc: past it, a splice joins them (one
 // copy of the file every maxPieces/2 blocks or so), so that the walks over
@@ -204,6 +218,15 @@ func (d *doc) occurrences(search string, limit int) []int {
 
 // lineOf returns the zero-based line of an offset in the text.
 func (d *doc) lineOf(offset int) int {
+	if d.memoOK && d.memoOff == offset {
+		return d.memoLine
+	}
+	n := d.countLines(offset)
+	d.memoOff, d.memoLine, d.memoOK = offset, n, true
+	return n
+}
+
+func (d *doc) countLines(offset int) int {
 	if d.pieces == nil {
 		return strings.Count(d.flat[:offset], "\n")
 	}
@@ -212,10 +235,18 @@ func (d *doc) lineOf(offset int) int {
 		if offset < base+len(p) {
 			return n + strings.Count(p[:offset-base], "\n")
 		}
-		n += d.nl[i]
+		n += d.nlOf(i)
 		base += len(p)
 	}
 	return n
+}
+
+// nlOf returns the newlines of piece i, counting them the first time.
+func (d *doc) nlOf(i int) int {
+	if d.nl[i] < 0 {
+		d.nl[i] = strings.Count(d.pieces[i], "\n")
+	}
+	return d.nl[i]
 }
 
 // lines counts the newlines of the text.
@@ -223,19 +254,25 @@ func (d *doc) lines() int {
 	if d.pieces == nil {
 		return strings.Count(d.flat, "\n")
 	}
-	return linesBefore(d.nl)
+	n := 0
+	for i := range d.pieces {
+		n += d.nlOf(i)
+	}
+	return n
 }
 
 // splice replaces the whole lines [start, end) of the text (offsets at line
 // starts) by repl (LF, whole lines). New lines take the file's line ending.
 // Earlier texts stay as they were: strings are never written to.
 func (d *doc) splice(start, end int, repl string) {
+	first := d.lineOf(start) // the line at start; before the text changes
+	d.memoOK = false
 	lineStart := func(off int) bool { return off == 0 || off == d.len() || d.byteAt(off-1) == '\n' }
 	if repl != "" && repl[len(repl)-1] != '\n' || !lineStart(start) || !lineStart(end) {
 		// Not whole lines (a create's content without a final newline):
 		// pieces need whole lines, so splice the joined text.
 		text := d.text()
-		d.spliceCRLF(strings.Count(text[:start], "\n"), strings.Count(text[start:end], "\n"), repl)
+		d.spliceCRLF(first, strings.Count(text[start:end], "\n"), repl)
 		d.flat = text[:start] + repl + text[end:]
 		return
 	}
@@ -245,7 +282,11 @@ func (d *doc) splice(start, end int, repl string) {
 			d.flat = repl
 			return
 		}
-		d.pieces, d.nl, d.size = []string{d.flat}, []int{strings.Count(d.flat, "\n")}, len(d.flat)
+		n := -1 // counted when needed, often never
+		if len(d.flat) <= eagerCount {
+			n = strings.Count(d.flat, "\n")
+		}
+		d.pieces, d.nl, d.size = []string{d.flat}, []int{n}, len(d.flat)
 		d.flat = ""
 	}
 	pieces := make([]string, 0, len(d.pieces)+2)
@@ -256,21 +297,19 @@ func (d *doc) splice(start, end int, repl string) {
 		}
 	}
 	// What comes before start, then repl, then what comes from end on.
-	first := 0               // the line at start
 	cutPiece, cutAt := -1, 0 // the piece start cuts, and where
-	base := 0
+	base, counted := 0, 0    // counted: the newlines of the whole pieces before start
 	for i, p := range d.pieces {
 		if base >= start {
 			break
 		}
 		if base+len(p) <= start {
-			add(p, d.nl[i])
-			first += d.nl[i]
+			n := d.nlOf(i)
+			add(p, n)
+			counted += n
 		} else {
 			cutPiece, cutAt = i, start-base
-			n := strings.Count(p[:cutAt], "\n")
-			add(p[:cutAt], n)
-			first += n
+			add(p[:cutAt], first-counted)
 		}
 		base += len(p)
 	}
@@ -287,9 +326,13 @@ func (d *doc) splice(start, end int, repl string) {
 			// start when it is the same piece (a 100 MB piece is not
 			// counted twice).
 			at := end - base
+			if d.nl[i] < 0 {
+				add(p[at:], -1) // counted when someone needs it
+				break
+			}
 			var before int
 			if i == cutPiece {
-				before = first - linesBefore(d.nl[:i]) + strings.Count(p[cutAt:at], "\n")
+				before = first - counted + strings.Count(p[cutAt:at], "\n")
 			} else {
 				before = strings.Count(p[:at], "\n")
 			}
@@ -306,14 +349,6 @@ func (d *doc) splice(start, end int, repl string) {
 	} else if len(d.pieces) > maxPieces {
 		d.text()
 	}
-}
-
-func linesBefore(nl []int) int {
-	n := 0
-	for _, c := range nl {
-		n += c
-	}
-	return n
 }
 
 // spliceCRLF keeps the line endings in step with a splice that replaces
