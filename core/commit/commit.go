@@ -99,7 +99,7 @@ func plan(disk *Disk, changes []core.FileChange) ([]op, error) {
 				old = []byte{}
 			}
 		}
-		o := op{path: real, action: c.Action, existed: c.Existed, old: old, oldMode: now.mode, newMode: now.mode}
+		o := op{path: real, action: c.Action, existed: c.Existed, old: old, oldMode: now.mode, newMode: now.mode, seen: now.fi, checked: true}
 		if c.Action == core.ActionDelete {
 			o.remove = true
 		} else {

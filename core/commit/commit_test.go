@@ -305,3 +305,46 @@ func TestCommitConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// A file saved by someone else while the new contents are being written
+// (big files take seconds) is not overwritten: the commit looks again
+// right before the renames, rolls back and says which file changed.
+func TestChangeDuringTheWritesIsNotOverwritten(t *testing.T) {
+	for _, target := range []string{"a.txt", "new.txt"} {
+		root, opt := workspace(t)
+		write(t, root, "a.txt", "a\n", 0o644)
+		write(t, root, "b.txt", "b\n", 0o644)
+		before := snapshot(t, root)
+		changes := []core.FileChange{modify("a.txt", "a\n", "A\n"), modify("b.txt", "b\n", "B\n"), create("new.txt", "new\n")}
+		commit.SetFailpoint(t, func(step string) error {
+			if step == "fsync:new.txt" { // every temp file written and synced
+				f, err := os.OpenFile(filepath.Join(root, target), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+				if err != nil {
+					return err
+				}
+				f.WriteString("the user's line\n")
+				f.Close()
+			}
+			return nil
+		})
+		_, err := commit.Commit(root, changes, opt)
+		var conflict *commit.ConflictError
+		if !errors.As(err, &conflict) || conflict.Path != target {
+			t.Fatalf("%s changed: err = %v, want a ConflictError on it", target, err)
+		}
+		want := before
+		if target == "a.txt" {
+			want["a.txt"] = entry{Kind: "file", Data: "a\nthe user's line\n", Mode: want["a.txt"].Mode}
+		}
+		got := snapshot(t, root)
+		delete(got, "new.txt")
+		delete(want, "new.txt")
+		if d := diffSnapshots(want, got); d != "" {
+			t.Errorf("%s changed: %s", target, d)
+		}
+		if target == "new.txt" && read(t, root, "new.txt") != "the user's line\n" {
+			t.Errorf("the user's new.txt was overwritten")
+		}
+		assertNoTemps(t, root)
+	}
+}

@@ -165,6 +165,19 @@ type onDisk struct {
 	regular bool
 	data    []byte
 	mode    fs.FileMode
+	fi      fs.FileInfo // from holds: what the file looked like when checked
+}
+
+// changedSince reports whether the file at full is no longer the one seen
+// (nil: there was none): another inode, size or modification time, or
+// gone, or there now. Cheap enough to run on every target just before the
+// renames, where a second comparison of the bytes would read them again.
+func changedSince(full string, seen fs.FileInfo) bool {
+	now, err := os.Lstat(full)
+	if seen == nil {
+		return err == nil || !errors.Is(err, fs.ErrNotExist)
+	}
+	return err != nil || !os.SameFile(seen, now) || now.Size() != seen.Size() || !now.ModTime().Equal(seen.ModTime())
 }
 
 func inspect(full string) (onDisk, error) {
@@ -200,7 +213,7 @@ func holds(full string, want []byte) (onDisk, bool, error) {
 	if !fi.Mode().IsRegular() {
 		return onDisk{exists: true}, false, nil
 	}
-	d := onDisk{exists: true, regular: true, mode: fileMode(fi)}
+	d := onDisk{exists: true, regular: true, mode: fileMode(fi), fi: fi}
 	if fi.Size() != int64(len(want)) {
 		return d, false, nil
 	}

@@ -24,6 +24,8 @@ type op struct {
 	existed bool
 	old     []byte
 	oldMode fs.FileMode
+	seen    fs.FileInfo // the target when the commit checked it (nil: none); Commit's ops only
+	checked bool        // seen is set: recheck before the renames
 	remove  bool
 	new     []byte
 	newMode fs.FileMode // 0: 0644 under the umask, as for any new file
@@ -48,7 +50,13 @@ func run(disk *Disk, st *store, k kind, undoes string, ops []op, created, prunab
 		return nil, err
 	}
 	if err := t.apply(); err != nil {
-		return nil, t.abort(err)
+		aborted := t.abort(err)
+		var conflict *ConflictError
+		var ce *CommitError
+		if errors.As(err, &conflict) && errors.As(aborted, &ce) && ce.RolledBack {
+			return nil, conflict // nothing was written: say what changed, as before the journal
+		}
+		return nil, aborted
 	}
 	// The commit point: once this manifest is durable, the new state is
 	// the one a recovery keeps.
@@ -128,6 +136,15 @@ func (t *tx) apply() error {
 			if err := writeTemp(t.disk, o.path, t.m.Files[i].Temp, o.new, o.newMode, "temp-write", "fsync"); err != nil {
 				return err
 			}
+		}
+	}
+	// The targets were compared with the plan before the journal was
+	// written; writing and syncing the new contents of big files takes long
+	// enough for an editor to save one of them meanwhile. Look again right
+	// before the renames: a change since is refused, never overwritten.
+	for _, o := range t.ops {
+		if o.checked && changedSince(t.disk.abs(o.path), o.seen) {
+			return &stepError{"recheck", o.path, &ConflictError{Path: o.path}}
 		}
 	}
 	for i, o := range t.ops {
