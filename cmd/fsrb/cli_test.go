@@ -262,3 +262,35 @@ func TestUndoAndRecover(t *testing.T) {
 		t.Errorf("--undo with a patch: %d %s", code, stderr)
 	}
 }
+
+// --diff with --json stays one JSON object: each file's diff is inside it.
+func TestDiffWithJSONIsOneObject(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("one\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	patch := filepath.Join(t.TempDir(), "p.fsrb")
+	os.WriteFile(patch, []byte("a.txt\n<<<<<<< SEARCH\ntwo\n=======\n2\n>>>>>>> REPLACE\n\nb.txt\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n"), 0o644)
+	code, stdout, stderr := runCLI(t, root, "--dry-run", "--diff", "--json", patch)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	var r struct {
+		Files []struct{ Path, Diff string }
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("stdout is not one JSON object: %v\n%s", err, stdout)
+	}
+	want := map[string]string{
+		"a.txt": "--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n",
+		"b.txt": "--- /dev/null\n+++ b/b.txt\n@@ -0,0 +1 @@\n+new\n",
+	}
+	for _, f := range r.Files {
+		if f.Diff != want[f.Path] {
+			t.Errorf("%s: diff %q, want %q", f.Path, f.Diff, want[f.Path])
+		}
+	}
+	if len(r.Files) != 2 {
+		t.Errorf("files %+v", r.Files)
+	}
+}

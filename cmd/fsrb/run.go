@@ -204,7 +204,14 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 	}
 	canWrite := plan.OK() || f.partial && len(plan.Files) > 0
 	if f.diff && canWrite {
-		printDiff(stdout, plan)
+		if f.json { // one object on stdout: the diffs go inside it
+			o.Diffs = map[string]string{}
+			for _, fc := range plan.Files {
+				o.Diffs[fc.Display] = fileDiff(fc)
+			}
+		} else {
+			printDiff(stdout, plan)
+		}
 	}
 	if !f.dryRun && canWrite {
 		if _, err := commit.Commit(disk.Root, plan.Files, commit.Options{}); err != nil {
@@ -272,18 +279,23 @@ func commitProblem(err error) core.Problem {
 
 func printDiff(w io.Writer, plan *core.Plan) {
 	for _, fc := range plan.Files {
-		from, to := "a/"+fc.Display, "b/"+fc.Display
-		switch fc.Action {
-		case core.ActionCreate:
-			from = "/dev/null"
-		case core.ActionDelete:
-			to = "/dev/null"
-		}
-		fmt.Fprint(w, udiff.Unified(from, to, string(fc.Old), string(fc.New)))
+		fmt.Fprint(w, fileDiff(fc))
 	}
 	if len(plan.Files) > 0 {
 		fmt.Fprintln(w)
 	}
+}
+
+// fileDiff is the unified diff of one file's change.
+func fileDiff(fc core.FileChange) string {
+	from, to := "a/"+fc.Display, "b/"+fc.Display
+	switch fc.Action {
+	case core.ActionCreate:
+		from = "/dev/null"
+	case core.ActionDelete:
+		to = "/dev/null"
+	}
+	return udiff.Unified(from, to, string(fc.Old), string(fc.New))
 }
 
 // colorOK: colour only on a terminal, and never with NO_COLOR set

@@ -30,6 +30,9 @@ type Outcome struct {
 	// (the reason is among the plan's problems).
 	CommitFailed bool
 	Color        bool
+	// Diffs, with --diff, is each file's unified diff by its Display path:
+	// the JSON report carries it per file (text output prints it before).
+	Diffs map[string]string
 }
 
 const (

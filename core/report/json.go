@@ -39,6 +39,7 @@ type jsonFile struct {
 	Blocks []int  `json:"blocks"`
 	// MovedFrom: the file moved here by an apply-patch "*** Move to:".
 	MovedFrom string `json:"moved_from,omitempty"`
+	Diff      string `json:"diff,omitempty"` // with --diff: the file's unified diff
 }
 
 type jsonProblem struct {
@@ -83,7 +84,7 @@ func JSON(w io.Writer, o Outcome) error {
 	}
 	if o.Written || o.Mode == ModeDryRun {
 		for _, f := range p.Files {
-			r.Files = append(r.Files, jsonFile{Path: f.Display, Action: string(f.Action), Blocks: f.Blocks, MovedFrom: f.MovedFrom})
+			r.Files = append(r.Files, jsonFile{Path: f.Display, Action: string(f.Action), Blocks: f.Blocks, MovedFrom: f.MovedFrom, Diff: o.Diffs[f.Display]})
 		}
 	}
 	if o.Mode == ModePartial {
