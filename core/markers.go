@@ -177,6 +177,11 @@ func headerPath(raw string, exists func(string) bool) (path string, ok bool) {
 	case prefixed:
 		return s, true
 	case hasSpace:
+		// Prose, unless it names a file that exists ("my notes.txt"):
+		// DESIGN.md "or names a file that exists in the root".
+		if exists != nil && exists(s) {
+			return s, true
+		}
 		return "", false
 	case strings.Contains(s, "/") || hasExtension(s):
 		return s, true
