@@ -33,8 +33,11 @@ func (v *validator) deleteFile(b *Block, t *target, res *BlockResult) {
 // with a warning.
 func (v *validator) move(b *Block, t *target, res *BlockResult) {
 	if !t.exists {
-		v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist, so it cannot be moved to %s", b.Path, b.MoveTo),
-			"check the path of the *** Update File line")
+		hint := "check the path of the *** Update File line"
+		if b.Dialect == DialectUdiff {
+			hint = "check the path of the --- line (or of \"rename from\")"
+		}
+		v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist, so it cannot be moved to %s", b.Path, b.MoveTo), hint)
 		return
 	}
 	dst := v.target(&Block{Path: b.MoveTo})

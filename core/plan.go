@@ -226,7 +226,7 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 		t.spans = append(t.spans, lineEdit{removed: d.lines(), added: strings.Count(b.Replace, "\n"), block: b.Number})
 		d.setText(b.Replace)
 		t.exists, t.touched = true, true
-		t.deleted, t.keepEmpty, t.rewrittenBy = false, b.Overwrite && b.Replace == "", b.Number
+		t.deleted, t.keepEmpty, t.rewrittenBy = false, (b.Overwrite || b.Dialect == DialectUdiff) && b.Replace == "", b.Number
 		t.blocks = append(t.blocks, b.Number)
 		res.Status, res.Rung = StatusApplies, "create"
 		res.Line, res.EndLine = 1, max(1, strings.Count(b.Replace, "\n"))

@@ -40,6 +40,10 @@ func parseUdiff(text string, opt ParseOptions) *Patch {
 			i = p.file(i)
 			continue
 		}
+		if strings.HasPrefix(p.lines[i].text, "diff --git ") {
+			i = p.gitHeader(i)
+			continue
+		}
 		if strings.HasPrefix(p.lines[i].text, "@@") && hunkHeader.MatchString(p.lines[i].text) {
 			p.patch.Problems = append(p.patch.Problems, Problem{
 				Kind: KindNoPath, Span: Span{p.lines[i].start, p.lines[i].end},
@@ -63,6 +67,14 @@ func parseUdiff(text string, opt ParseOptions) *Patch {
 // isHeader reports whether lines i and i+1 are "--- old" and "+++ new".
 func (p *udParser) isHeader(i int) bool {
 	return i+1 < len(p.lines) && strings.HasPrefix(p.lines[i].text, "--- ") && strings.HasPrefix(p.lines[i+1].text, "+++ ")
+}
+
+// startsFile reports whether the ---/+++ pair at line i opens a file: an
+// @@ line follows it (or nothing does). Inside a hunk, "--- old comment"
+// and "+++ new comment" are a removed and an added line of SQL or Lua,
+// followed by more of the hunk.
+func (p *udParser) startsFile(i int) bool {
+	return i+2 >= len(p.lines) || strings.HasPrefix(p.lines[i+2].text, "@@")
 }
 
 // diffPath reads the path of a ---/+++ line: without a timestamp after a
@@ -123,7 +135,7 @@ func (p *udParser) file(i int) int {
 		var body []int
 		for ; j < len(p.lines); j++ {
 			r := p.lines[j].text
-			if p.isHeader(j) || strings.HasPrefix(r, "@@") || strings.HasPrefix(r, "diff --git ") {
+			if p.isHeader(j) && p.startsFile(j) || strings.HasPrefix(r, "@@") || strings.HasPrefix(r, "diff --git ") {
 				break
 			}
 			if strings.HasPrefix(r, `\`) { // "\ No newline at end of file"
@@ -231,6 +243,85 @@ func (p *udParser) file(i int) int {
 		})
 	}
 	return j
+}
+
+// gitHeader reads the extended header lines git writes after "diff --git
+// a/X b/Y" (line i). When ---/+++ lines follow, they carry the change and
+// the file is read as any other. Without them the header is the whole
+// change: a rename, an empty new file, an empty file deleted; those
+// become blocks, and what fsrb cannot apply (a binary diff, a mode change)
+// is an error: a part of the patch is never dropped without a word.
+func (p *udParser) gitHeader(i int) int {
+	var from, to string
+	var newFile, deleted, binary, mode bool
+	j := i + 1
+	for ; j < len(p.lines); j++ {
+		r := p.lines[j].text
+		switch {
+		case strings.HasPrefix(r, "rename from "):
+			from = strings.TrimSpace(r[len("rename from "):])
+		case strings.HasPrefix(r, "rename to "):
+			to = strings.TrimSpace(r[len("rename to "):])
+		case strings.HasPrefix(r, "new file mode"):
+			newFile = true
+		case strings.HasPrefix(r, "deleted file mode"):
+			deleted = true
+		case strings.HasPrefix(r, "old mode"), strings.HasPrefix(r, "new mode"):
+			mode = true
+		case strings.HasPrefix(r, "Binary files"), strings.HasPrefix(r, "GIT binary patch"):
+			binary = true
+		case strings.HasPrefix(r, "index "), strings.HasPrefix(r, "similarity index"), strings.HasPrefix(r, "dissimilarity index"),
+			strings.HasPrefix(r, "copy from "), strings.HasPrefix(r, "copy to "):
+		default:
+			goto done
+		}
+	}
+done:
+	if j < len(p.lines) && p.isHeader(j) && !binary {
+		return j // ---/+++ follow: the usual reading, renames included
+	}
+	a, b := gitPaths(p.lines[i].text)
+	header := Span{p.lines[i].start, p.lines[max(i, j-1)].end}
+	pathSpan := Span{p.lines[i].start + len("diff --git "), p.lines[i].end}
+	add := func(b Block) {
+		b.Number, b.Dialect, b.Header, b.PathSpan, b.Span = len(p.patch.Blocks)+1, DialectUdiff, header, pathSpan, header
+		p.patch.Blocks = append(p.patch.Blocks, b)
+	}
+	fail := func(msg, hint string) {
+		p.patch.Problems = append(p.patch.Problems, Problem{Kind: KindMalformed, Path: b, Span: header,
+			Message: fmt.Sprintf("line %d: %s (read as udiff)", i+1, msg), Hint: hint})
+	}
+	switch {
+	case binary:
+		fail("the binary diff of "+b+" cannot be applied: fsrb edits text", "apply binary changes with git apply, and the rest with fsrb")
+	case from != "" && to != "":
+		add(Block{Path: from, Op: OpMove, MoveTo: to, Label: fmt.Sprintf("the move of %s to %s (patch line %d)", from, to, i+1)})
+	case newFile && b != "":
+		add(Block{Path: b, Op: OpCreate, Label: fmt.Sprintf("the new empty file %s (patch line %d)", b, i+1)})
+	case deleted && a != "":
+		add(Block{Path: a, Op: OpDeleteFile, Label: fmt.Sprintf("the deletion of %s (patch line %d)", a, i+1)})
+	case mode:
+		fail("the mode change of "+b+" is not applied: fsrb keeps file modes", "change the mode with chmod, and remove these lines")
+	}
+	return j
+}
+
+// gitPaths reads "diff --git a/X b/Y" for a header without ---/+++ lines,
+// where the two paths are the same file (a new or deleted one), or best
+// effort when they differ.
+func gitPaths(line string) (a, b string) {
+	s := strings.TrimSpace(strings.TrimPrefix(line, "diff --git "))
+	if n := len(s); n > 3 && (n-1)%2 == 0 {
+		half := (n - 1) / 2
+		if s[half] == ' ' && strings.TrimPrefix(s[:half], "a/") == strings.TrimPrefix(s[half+1:], "b/") {
+			p := strings.TrimPrefix(s[:half], "a/")
+			return p, p
+		}
+	}
+	if k := strings.Index(s, " b/"); k >= 0 {
+		return strings.TrimPrefix(s[:k], "a/"), s[k+3:]
+	}
+	return "", ""
 }
 
 func orNull(path string) string {
