@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -56,20 +57,73 @@ func chooseFormat(text, forced string) Format {
 // that reports can explain the choice.
 func DetectFormat(text string) Format {
 	lines := splitLines(text)
-	for i, l := range lines {
-		t := strings.TrimSpace(l.text)
-		switch {
-		case t == apBegin || apSectionHeader(t) != "":
-			return Format{Name: FormatApplyPatch, Reason: fmt.Sprintf("line %d is %q", i+1, clip(t))}
-		case markerOf(t) == markSearch || markerOf(t) == markNewFileOpen:
-			return Format{Name: FormatSearchReplace, Reason: fmt.Sprintf("line %d is the marker %q", i+1, clip(t))}
-		case strings.HasPrefix(l.text, "diff --git "):
-			return Format{Name: FormatUdiff, Reason: fmt.Sprintf("line %d is %q", i+1, clip(t))}
-		case strings.HasPrefix(l.text, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1].text, "+++ "):
-			return Format{Name: FormatUdiff, Reason: fmt.Sprintf("lines %d-%d are ---/+++ file headers", i+1, i+2)}
+	for i := range lines {
+		if f, ok := formatOfLine(lines, i); ok {
+			return f
 		}
 	}
 	return Format{Name: FormatSearchReplace, Reason: "no marker of another dialect found"}
+}
+
+// formatOfLine tells whether line i is one that only one format has.
+func formatOfLine(lines []line, i int) (Format, bool) {
+	l := lines[i]
+	t := strings.TrimSpace(l.text)
+	switch {
+	case t == apBegin || apSectionHeader(t) != "":
+		return Format{Name: FormatApplyPatch, Reason: fmt.Sprintf("line %d is %q", i+1, clip(t))}, true
+	case markerOf(t) == markSearch || markerOf(t) == markNewFileOpen:
+		return Format{Name: FormatSearchReplace, Reason: fmt.Sprintf("line %d is the marker %q", i+1, clip(t))}, true
+	case strings.HasPrefix(l.text, "diff --git "):
+		return Format{Name: FormatUdiff, Reason: fmt.Sprintf("line %d is %q", i+1, clip(t))}, true
+	case strings.HasPrefix(l.text, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1].text, "+++ "):
+		return Format{Name: FormatUdiff, Reason: fmt.Sprintf("lines %d-%d are ---/+++ file headers", i+1, i+2)}, true
+	}
+	return Format{}, false
+}
+
+// mixedFormats finds, outside every block the patch was read into, a line
+// that only another format has: a chat answer holding SEARCH/REPLACE
+// blocks and a diff. Read in the detected format, the other part would be
+// dropped without a word under a success banner; it is an error instead
+// (with --format, the user chose, and the rest is left alone).
+func mixedFormats(text string, patch *Patch) *Problem {
+	spans := make([]Span, 0, len(patch.Blocks))
+	for _, b := range patch.Blocks {
+		spans = append(spans, b.Span)
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].Start < spans[j].Start })
+	lines := splitLines(text)
+	k := 0
+	for i, l := range lines {
+		for k < len(spans) && spans[k].End < l.start {
+			k++
+		}
+		if k < len(spans) && spans[k].Start <= l.start && l.start <= spans[k].End {
+			continue
+		}
+		f, ok := formatOfLine(lines, i)
+		if !ok || f.Name == patch.Format.Name {
+			continue
+		}
+		return &Problem{
+			Kind: KindMalformed, Severity: SeverityError, Span: Span{l.start, l.end},
+			Message: fmt.Sprintf("the patch mixes formats: it was read as %s (%s), but line %d begins %s, which would be dropped",
+				patch.Format.Name, patch.Format.Reason, i+1, formatNoun(f.Name)),
+			Hint: "apply each part on its own (split the answer), or pass --format to read one format and leave the rest",
+		}
+	}
+	return nil
+}
+
+func formatNoun(name string) string {
+	switch name {
+	case FormatApplyPatch:
+		return "an apply-patch (*** Begin Patch)"
+	case FormatUdiff:
+		return "a unified diff"
+	}
+	return "a SEARCH/REPLACE block"
 }
 
 // clip shortens a line quoted in a message.

@@ -37,6 +37,11 @@ func Parse(text string, opt ParseOptions) *Patch {
 		hashlines(patch, opt.Format)
 	}
 	patch.Format = f
+	if !f.Forced {
+		if p := mixedFormats(text, patch); p != nil {
+			patch.Problems = append(patch.Problems, *p)
+		}
+	}
 	patch.Problems.Sort()
 	return patch
 }
