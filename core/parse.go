@@ -170,12 +170,18 @@ func (p *parser) block(i int) int {
 func (p *parser) header(b *Block, i int) {
 	b.Span.Start = p.lines[i].start
 	sawFence := false
+	fenceLine, fencePath := -1, "" // a path in the info string of the fence around the block
 	for j := i - 1; j >= p.floor; j-- {
 		l := p.lines[j]
 		if isBlank(l.text) {
 			continue
 		}
-		if _, ok := fenceOf(l.text); ok {
+		if f, ok := fenceOf(l.text); ok {
+			if !sawFence && f.open && !f.close {
+				if path, ok := fenceInfoPath(f.lang, p.opt.Exists); ok {
+					fenceLine, fencePath = j, path
+				}
+			}
 			sawFence = true
 			continue
 		}
@@ -196,6 +202,20 @@ func (p *parser) header(b *Block, i int) {
 			continue
 		}
 		break
+	}
+	if fenceLine >= 0 {
+		// ```python:settings.py, ```python src/app.py, <source>src/a.py:
+		// the fence names the file; inheriting the previous block's path
+		// would edit another file.
+		l := p.lines[fenceLine]
+		b.Path = fencePath
+		b.Header = Span{l.start, l.end}
+		b.PathSpan = b.Header
+		if k := strings.LastIndex(l.text, fencePath); k >= 0 {
+			b.PathSpan = Span{l.start + k, l.start + k + len(fencePath)}
+		}
+		b.Span.Start = l.start
+		return
 	}
 	prev := len(p.patch.Blocks) - 1
 	for prev >= 0 && p.patch.Blocks[prev].Path == "" {
@@ -218,6 +238,21 @@ func (p *parser) header(b *Block, i int) {
 		Message: fmt.Sprintf("block #%d has no file path; using %s like block #%d", b.Number, from.Path, from.Number),
 		Hint:    fmt.Sprintf("write %s on the line before the block to make this explicit", from.Path),
 	})
+}
+
+// fenceInfoPath reads a path from a fence's info string: "lang:path",
+// "lang path", or a path alone; it must read as a header would.
+func fenceInfoPath(info string, exists func(string) bool) (string, bool) {
+	cand := strings.TrimSpace(info)
+	if k := strings.IndexByte(cand, ':'); k >= 0 {
+		cand = cand[k+1:]
+	} else if f := strings.Fields(cand); len(f) > 1 {
+		cand = f[len(f)-1]
+	}
+	if cand == "" || strings.ContainsAny(cand, " \t") {
+		return "", false
+	}
+	return headerPath(cand, exists)
 }
 
 // fenceAbove reports whether the nearest non-blank line above line j is a
