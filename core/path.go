@@ -16,6 +16,21 @@ type pathError struct {
 
 func (e *pathError) Error() string { return e.reason }
 
+// CleanPathIn is CleanPath against root, then, for an absolute path
+// outside it, against each alias of root (Options.RootAliases).
+func CleanPathIn(root string, aliases []string, name string) (string, error) {
+	clean, err := CleanPath(root, name)
+	if err == nil || !strings.HasPrefix(name, "/") {
+		return clean, err
+	}
+	for _, a := range aliases {
+		if c, e := CleanPath(a, name); e == nil {
+			return c, nil
+		}
+	}
+	return clean, err
+}
+
 // CleanPath turns a path as written in a patch into a clean slash path
 // relative to root, refusing what may never be written: escapes from the
 // root, NUL bytes, Windows drive and UNC paths, and anything inside a .git

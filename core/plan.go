@@ -13,6 +13,10 @@ type Options struct {
 	// Root is the absolute workspace root, with forward slashes. An absolute
 	// path in a patch is accepted when it lies inside it.
 	Root string
+	// RootAliases are other spellings of Root: the root as the user wrote
+	// it, before its symlinks were resolved (macOS's /tmp, a linked home).
+	// An absolute path under one of them is read as under Root.
+	RootAliases []string
 	// Fuzzy lets a block with no exact match climb the tolerant ladder.
 	Fuzzy bool
 	// Explain, when set, describes the places of an ambiguous block. The
@@ -163,7 +167,7 @@ func (v *validator) load(written string) *target {
 		t.err = &Problem{Kind: kind, Message: msg, Hint: hint}
 		return t
 	}
-	clean, err := CleanPath(v.opt.Root, written)
+	clean, err := CleanPathIn(v.opt.Root, v.opt.RootAliases, written)
 	if err != nil {
 		return refuse(pathKind(err), err.Error(), "use a path relative to the workspace root, inside it")
 	}

@@ -294,7 +294,7 @@ func TestCasesAPI(t *testing.T) {
 			if hasArg(tc.args, "--blocks") {
 				return
 			}
-			plan := validate(patch, disk, slashRoot, hasArg(tc.args, "--fuzzy"), !hasArg(tc.args, "--syntax-check=false"))
+			plan := validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: hasArg(tc.args, "--fuzzy")}, !hasArg(tc.args, "--syntax-check=false"))
 			if tc.hasProbs {
 				var got []string
 				for _, p := range plan.Problems {

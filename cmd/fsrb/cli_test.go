@@ -294,3 +294,27 @@ func TestDiffWithJSONIsOneObject(t *testing.T) {
 		t.Errorf("files %+v", r.Files)
 	}
 }
+
+// With a root reached through a symlink (macOS's /tmp, a linked home), an
+// absolute path may spell the root as given or as resolved.
+func TestAbsolutePathThroughALinkedRoot(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(base, "w")
+	link := filepath.Join(base, "link")
+	os.MkdirAll(filepath.Join(real, "src"), 0o755)
+	os.WriteFile(filepath.Join(real, "src", "f.txt"), []byte("one\ntwo\n"), 0o644)
+	if err := os.Symlink(real, link); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	for _, spelled := range []string{link, real} {
+		patch := filepath.Join(t.TempDir(), "p.fsrb")
+		os.WriteFile(patch, []byte(filepath.ToSlash(filepath.Join(spelled, "src", "f.txt"))+"\n<<<<<<< SEARCH\ntwo\n=======\n2\n>>>>>>> REPLACE\n"), 0o644)
+		code, stdout, stderr := runCLI(t, base, "--dry-run", "--root", link, patch)
+		if code != 0 || !strings.Contains(stdout, "Would save changes to") {
+			t.Errorf("path under %s: exit %d\n%s%s", spelled, code, stdout, stderr)
+		}
+	}
+}

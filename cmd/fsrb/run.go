@@ -82,7 +82,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !core.ValidFormat(f.format) {
 		return usageError(stderr, fmt.Sprintf("unknown --format %q; use one of %s", f.format, strings.Join(core.Formats, ", ")))
 	}
-	root, err := resolveRoot(f.root)
+	root, given, err := resolveRoot(f.root)
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
@@ -99,7 +99,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
-	return apply(root, text, f, stdout, stderr)
+	return apply(root, given, text, f, stdout, stderr)
 }
 
 func usageError(stderr io.Writer, msg string) int {
@@ -117,26 +117,29 @@ func buildVersion() string {
 	return "devel"
 }
 
-func resolveRoot(root string) (string, error) {
+// resolveRoot returns the root with its symlinks resolved, and as given
+// (absolute): patches may spell absolute paths either way.
+func resolveRoot(root string) (resolved, given string, err error) {
 	if root == "" {
 		wd, err := os.Getwd()
 		if err != nil {
-			return "", fmt.Errorf("cannot read the working directory: %v", err)
+			return "", "", fmt.Errorf("cannot read the working directory: %v", err)
 		}
 		root = wd
 	}
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return "", fmt.Errorf("bad --root %q: %v", root, err)
+		return "", "", fmt.Errorf("bad --root %q: %v", root, err)
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return "", fmt.Errorf("bad --root %q: %v", root, errors.Unwrap(err))
+		return "", "", fmt.Errorf("bad --root %q: %v", root, errors.Unwrap(err))
 	}
 	if !st.IsDir() {
-		return "", fmt.Errorf("bad --root %q: not a directory", root)
+		return "", "", fmt.Errorf("bad --root %q: not a directory", root)
 	}
-	return filepath.EvalSymlinks(abs)
+	resolved, err = filepath.EvalSymlinks(abs)
+	return resolved, abs, err
 }
 
 // maxPatch bounds the patch text (SECURITY.md): 10,000 blocks take about
@@ -164,14 +167,18 @@ func readPatch(name string, stdin io.Reader) (string, error) {
 	return string(data), nil
 }
 
-func apply(root, text string, f flags, stdout, stderr io.Writer) int {
+func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 	disk, err := commit.NewDisk(root)
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
 	slashRoot := filepath.ToSlash(disk.Root)
+	var aliases []string
+	if g := filepath.ToSlash(given); g != slashRoot {
+		aliases = append(aliases, g)
+	}
 	exists := func(name string) bool {
-		clean, err := core.CleanPath(slashRoot, name)
+		clean, err := core.CleanPathIn(slashRoot, aliases, name)
 		if err != nil {
 			return false
 		}
@@ -194,7 +201,7 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 	if pending, err := commit.Pending(disk.Root, commit.Options{}); err == nil && pending {
 		return recoveryNeeded(patch, f, stdout, stderr)
 	}
-	plan := validate(patch, disk, slashRoot, f.fuzzy, f.syntaxCheck)
+	plan := validate(patch, disk, core.Options{Root: slashRoot, RootAliases: aliases, Fuzzy: f.fuzzy}, f.syntaxCheck)
 	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Color: colorOK(stdout)}
 	switch {
 	case f.dryRun:
@@ -238,8 +245,9 @@ func apply(root, text string, f flags, stdout, stderr io.Writer) int {
 // validate is the engine as the CLI runs it: core, with tree-sitter
 // plugged in to explain ambiguous blocks and to check the syntax of what
 // the plan writes (warnings; they never stop a commit).
-func validate(patch *core.Patch, fsys core.FS, root string, fuzzy, syntaxCheck bool) *core.Plan {
-	plan := core.Validate(patch, fsys, core.Options{Root: root, Fuzzy: fuzzy, Explain: treesitter.Explain})
+func validate(patch *core.Patch, fsys core.FS, opt core.Options, syntaxCheck bool) *core.Plan {
+	opt.Explain = treesitter.Explain
+	plan := core.Validate(patch, fsys, opt)
 	if !syntaxCheck {
 		return plan
 	}
