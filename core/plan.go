@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 )
 
@@ -121,9 +122,49 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 			plan.Files = append(plan.Files, fc)
 		}
 	}
+	plan.Problems = append(plan.Problems, fileFolderClashes(patch, plan.Files)...)
 	labelProblems(patch, plan.Problems)
 	plan.Problems.Sort()
 	return plan
+}
+
+// fileFolderClashes finds a file the plan writes inside a path the plan
+// also writes as a file (b/new.py and b/new.py/c.py): one of them cannot
+// be made, and the commit would find out only half way.
+func fileFolderClashes(patch *Patch, files []FileChange) Problems {
+	kept := map[string]*FileChange{}
+	for i := range files {
+		if files[i].Action != ActionDelete {
+			kept[files[i].Path] = &files[i]
+		}
+	}
+	var out Problems
+	for i := range files {
+		fc := &files[i]
+		if fc.Action == ActionDelete {
+			continue
+		}
+		for dir := path.Dir(fc.Path); dir != "." && dir != "/"; dir = path.Dir(dir) {
+			other, clash := kept[dir]
+			if !clash {
+				continue
+			}
+			p := Problem{
+				Kind: KindBadPath, Path: fc.Display,
+				Message: fmt.Sprintf("%s would be a file inside %s, which this patch also writes as a file", fc.Display, other.Display),
+				Hint:    fmt.Sprintf("write one of them under another path: %s cannot be a file and a folder", other.Display),
+			}
+			if n := len(fc.Blocks); n > 0 {
+				p.Block = fc.Blocks[0]
+				if p.Block >= 1 && p.Block <= len(patch.Blocks) {
+					p.Span = patch.Blocks[p.Block-1].Span
+				}
+			}
+			out = append(out, p)
+			break
+		}
+	}
+	return out
 }
 
 type validator struct {
@@ -173,7 +214,11 @@ func (v *validator) load(written string) *target {
 	}
 	real, err := v.fsys.RealPath(clean)
 	if err != nil {
-		return refuse(pathKind(err), fmt.Sprintf("%s: %v", written, err), "use a path that stays inside the workspace root")
+		hint := "use a path that stays inside the workspace root"
+		if errors.Is(err, ErrNotRegular) {
+			hint = "a folder on the path is a file, or the path names a folder or a device: use the path of a regular file"
+		}
+		return refuse(pathKind(err), strings.TrimPrefix(err.Error(), written+": "), hint)
 	}
 	if _, err := CleanPath(v.opt.Root, real); err != nil {
 		return refuse(pathKind(err), fmt.Sprintf("%s resolves to %s: %v", written, real, err), "edit the file under a path inside the workspace")
