@@ -178,8 +178,9 @@ func headerPath(raw string, exists func(string) bool) (path string, ok bool) {
 		return s, true
 	case hasSpace:
 		// Prose, unless it names a file that exists ("my notes.txt"):
-		// DESIGN.md "or names a file that exists in the root".
-		if exists != nil && exists(s) {
+		// DESIGN.md "or names a file that exists in the root". Only
+		// path-like lines are looked up: an editor asks on every keystroke.
+		if plainExtension(s) && exists != nil && exists(s) {
 			return s, true
 		}
 		return "", false
@@ -209,6 +210,21 @@ func trimPair(s, w string, loose bool) string {
 
 // hasExtension reports a dot with something after it: "app.py", ".env",
 // but not the one-word sentence "Done." right above a block.
+// plainExtension reports whether s ends in a file extension of letters
+// and digits ("my notes.txt"), not in a sentence's full stop.
+func plainExtension(s string) bool {
+	i := strings.LastIndexByte(s, '.')
+	if i < 0 || i == len(s)-1 || len(s)-i > 11 {
+		return false
+	}
+	for _, c := range s[i+1:] {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
 func hasExtension(s string) bool {
 	i := strings.LastIndexByte(s, '.')
 	return i >= 0 && i < len(s)-1

@@ -53,8 +53,18 @@ func (s *snapshot) analyzed(u protocol.DocumentURI) *analysis {
 }
 
 func (s *snapshot) compute(d *document) *analysis {
-	patch := core.Parse(d.text, core.ParseOptions{Exists: s.exists})
-	a := &analysis{doc: d, patch: patch, deps: map[string]bool{}}
+	a := &analysis{doc: d, deps: map[string]bool{}}
+	// A line is a header when it names a file that exists ("Makefile"):
+	// the names asked about are dependencies too, so that the patch is
+	// read again when such a file appears or goes.
+	exists := func(name string) bool {
+		if clean, err := core.CleanPath(s.view.slashRoot, name); err == nil {
+			a.deps[clean] = true
+		}
+		return s.exists(name)
+	}
+	patch := core.Parse(d.text, core.ParseOptions{Exists: exists})
+	a.patch = patch
 	plan := core.Validate(patch, s, s.options())
 	if plan.OK() && s.trees != nil {
 		// A plan that validates may still break a file's syntax: a warning

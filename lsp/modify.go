@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"strings"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
@@ -89,7 +90,7 @@ func (s *Server) modify(m modification) error {
 		}
 		for u, d := range next.docs {
 			deps, known := s.deps[u]
-			if d.served() && (!known || deps[k]) {
+			if d.served() && (!known || dependsOn(deps, k)) {
 				affected[u] = true
 			}
 		}
@@ -98,6 +99,22 @@ func (s *Server) modify(m modification) error {
 	s.mu.Unlock()
 	s.diag.schedule(next, affected)
 	return nil
+}
+
+// dependsOn reports whether a patch with these dependencies cares about a
+// change to key: the file itself, or, for a folder deleted or renamed on
+// disk (one watched-file event for the folder), any file inside it.
+func dependsOn(deps map[string]bool, key string) bool {
+	if deps[key] {
+		return true
+	}
+	prefix := key + "/"
+	for d := range deps {
+		if strings.HasPrefix(d, prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *snapshot) put(d *document) {

@@ -409,3 +409,41 @@ func bigWorkspace(nFiles, nBlocks, nLines int) (map[string]string, string) {
 	}
 	return files, p.String()
 }
+
+// A folder deleted on disk, reported as one event for the folder, and a
+// bare name ("Makefile") that becomes a file both re-validate the patches
+// that depend on them.
+func TestWatchedFolderAndBareName(t *testing.T) {
+	root := writeFiles(t, map[string]string{"src/a.txt": "one\n"})
+	c := newClient(t, root)
+	inSrc := c.open("a.fsrb", ptr("src/a.txt\n<<<<<<< SEARCH\none\n=======\n1\n>>>>>>> REPLACE\n"))
+	bare := c.open("b.fsrb", ptr("Makefile\n<<<<<<< SEARCH\nall:\n=======\nall: build\n>>>>>>> REPLACE\n"))
+	c.waitDiagnostics(inSrc, 1)
+	c.waitDiagnostics(bare, 1)
+	c.locked(func() {
+		if n := len(errorsOf(c.diags[bare][0].Diagnostics)); n != 1 {
+			t.Errorf("Makefile missing: %d errors, want the no-path one", n)
+		}
+	})
+
+	if err := os.RemoveAll(filepath.Join(root, "src")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "Makefile"), []byte("all:\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{
+		{Type: protocol.FileChangeTypeDeleted, URI: c.uri("src")},
+		{Type: protocol.FileChangeTypeCreated, URI: c.uri("Makefile")},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor("src/a.txt reported missing", func() bool {
+		pubs := c.diags[inSrc]
+		return len(pubs) > 1 && len(errorsOf(pubs[len(pubs)-1].Diagnostics)) == 1
+	})
+	c.waitFor("the Makefile block validates", func() bool {
+		pubs := c.diags[bare]
+		return len(pubs) > 1 && len(errorsOf(pubs[len(pubs)-1].Diagnostics)) == 0
+	})
+}
