@@ -136,7 +136,7 @@ func replaceSearchFixes(r *actionRequest) ([]CodeAction, error) {
 			continue
 		}
 		c := p.Candidates[0]
-		if !sameModuloLooks(b.Search, c.Text) {
+		if !sameModuloLooks(b.Search, c.Text) || !occursOnce(r.snap, b.Path, c.Text) {
 			continue
 		}
 		var body string
@@ -162,6 +162,37 @@ func replaceSearchFixes(r *actionRequest) ([]CodeAction, error) {
 		out = append(out, act)
 	}
 	return out, nil
+}
+
+// occursOnce reports whether text occurs once in the file at path as it is
+// (the block would otherwise become ambiguous: a fix must give a block
+// that applies). A file it cannot read passes: the block's own problem
+// will say why.
+func occursOnce(s *snapshot, path, text string) bool {
+	clean, err := core.CleanPath(s.view.slashRoot, path)
+	if err != nil {
+		return true
+	}
+	data, err := s.ReadFile(clean)
+	if err != nil {
+		return true
+	}
+	content := strings.ReplaceAll(strings.TrimPrefix(string(data), bom), "\r\n", "\n")
+	needle := strings.TrimSuffix(text, "\n")
+	n := 0
+	for i := 0; n < 2; {
+		k := strings.Index(content[i:], needle)
+		if k < 0 {
+			break
+		}
+		at := i + k
+		end := at + len(needle)
+		if (at == 0 || content[at-1] == '\n') && (end == len(content) || content[end] == '\n') {
+			n++
+		}
+		i = at + 1
+	}
+	return n == 1
 }
 
 // looks maps typography a model tends to "improve" back to ASCII.
