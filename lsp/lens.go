@@ -9,10 +9,25 @@ import (
 	"github.com/fsrb/fsrb/core"
 )
 
+// appliesAlone reports whether block n validates on its own, as "Apply
+// block" runs it. Only a block after another block of the same file can
+// differ from its status in the whole patch, so only those are checked.
+func appliesAlone(snap *snapshot, a *analysis, n int) bool {
+	b := a.patch.Blocks[n-1]
+	for _, prev := range a.patch.Blocks[:n-1] {
+		if prev.Path == b.Path {
+			p := snap.planBlock(a, n)
+			return p != nil && p.OK()
+		}
+	}
+	return true
+}
+
 // CodeLens shows each block's status above it, with "Apply" on the blocks
 // that apply, and "Apply all blocks" on the first line when all do.
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	a := s.snapshot().analyze(params.TextDocument.URI)
+	snap := s.snapshot()
+	a := snap.analyze(params.TextDocument.URI)
 	out := []protocol.CodeLens{}
 	if a == nil {
 		return out, nil
@@ -27,7 +42,10 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 	for _, b := range a.patch.Blocks {
 		rng := toRange(a.doc.mapper, markerSpan(a.doc.mapper, &b))
 		out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{Title: fmt.Sprintf("#%d %s", b.Number, a.status(b.Number))}})
-		if res, ok := a.result(b.Number); ok && res.Status == core.StatusApplies {
+		// "Apply" runs the block alone: a block that applies only after the
+		// blocks before it (a hunk after another of the same file) gets
+		// the status, not the button.
+		if res, ok := a.result(b.Number); ok && res.Status == core.StatusApplies && appliesAlone(snap, a, b.Number) {
 			out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{
 				Title: "Apply", Command: CommandApplyBlock, Arguments: []any{uri, b.Number},
 			}})

@@ -447,3 +447,24 @@ func TestWatchedFolderAndBareName(t *testing.T) {
 		return len(pubs) > 1 && len(errorsOf(pubs[len(pubs)-1].Diagnostics)) == 0
 	})
 }
+
+// "Apply" runs a block alone, so a block that applies only after the one
+// before it (its SEARCH is that block's REPLACE) shows its status, not
+// the button; the first keeps its button.
+func TestLensApplyOnlyWhereTheBlockAppliesAlone(t *testing.T) {
+	root := writeFiles(t, map[string]string{"a.txt": "one\ntwo\n"})
+	c := newClient(t, root)
+	patch := c.open("p.fsrb", ptr("a.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n\na.txt\n<<<<<<< SEARCH\nONE\n=======\n1\n>>>>>>> REPLACE\n"))
+	c.waitDiagnostics(patch, 1)
+	var lenses []protocol.CodeLens
+	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: patch}}, &lenses); err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, l := range lenses {
+		titles = append(titles, l.Command.Title)
+	}
+	if len(titles) != 4 || titles[0] != "Apply all blocks" || !strings.HasPrefix(titles[1], "#1 ") || titles[2] != "Apply" || !strings.HasPrefix(titles[3], "#2 ") {
+		t.Errorf("lenses %q: want Apply all, #1, Apply, #2 (no Apply)", titles)
+	}
+}
