@@ -2,6 +2,8 @@ package lsp
 
 import (
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -120,6 +122,13 @@ func (a *analysis) targetEdits(b *core.Block, ex core.Explanation) (edits []prot
 	if !ok1 || !ok2 {
 		return nil, false
 	}
+	if b.Dialect == core.DialectUdiff && !b.SearchMarker.Empty() {
+		// Keep the "@@ -l,n +l,n @@" numbers true to the widened hunk:
+		// fsrb reads them as hints only, git apply and patch do not.
+		if line, ok := widenHunkHeader(text[b.SearchMarker.Start:b.SearchMarker.End], len(above), len(below)); ok {
+			edits = append(edits, protocol.TextEdit{Range: toRange(m, b.SearchMarker), NewText: line})
+		}
+	}
 	if up != "" {
 		edits = append(edits, protocol.TextEdit{Range: toRange(m, core.Span{Start: b.SearchBody.Start, End: b.SearchBody.Start}), NewText: up})
 	}
@@ -131,6 +140,30 @@ func (a *analysis) targetEdits(b *core.Block, ex core.Explanation) (edits []prot
 		edits = append(edits, protocol.TextEdit{Range: toRange(m, core.Span{Start: end, End: end}), NewText: down})
 	}
 	return edits, false
+}
+
+var hunkNumbers = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$`)
+
+// widenHunkHeader moves an "@@ -l,n +l,n @@" line up by above lines and
+// grows both counts by above+below; a header without numbers is left.
+func widenHunkHeader(line string, above, below int) (string, bool) {
+	m := hunkNumbers.FindStringSubmatch(strings.TrimRight(line, "\r"))
+	if m == nil {
+		return "", false
+	}
+	num := func(s string, def int) int {
+		if s == "" {
+			return def
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			return def
+		}
+		return n
+	}
+	oldStart, oldLen := num(m[1], 1), num(m[2], 1)
+	newStart, newLen := num(m[3], 1), num(m[4], 1)
+	return fmt.Sprintf("@@ -%d,%d +%d,%d @@%s", max(1, oldStart-above), oldLen+above+below, max(1, newStart-above), newLen+above+below, m[5]), true
 }
 
 // isHunk reports whether a block is a diff hunk, whose lines carry SEARCH
