@@ -135,7 +135,7 @@ var shellLangs = map[string]bool{
 // no whitespace and contains "/" or ".", or carries a File:/Filename:
 // prefix, or names a file that exists in the root.
 func headerPath(raw string, exists func(string) bool) (path string, ok bool) {
-	s := strings.TrimSpace(raw)
+	s := strings.TrimSpace(strings.TrimPrefix(raw, "\uFEFF")) // a patch file saved with a BOM
 	if s == "" || markerOf(s) != markNone {
 		return "", false
 	}
