@@ -186,13 +186,7 @@ func (p *parser) header(b *Block, i int) {
 			continue
 		}
 		if path, ok := headerPath(l.text, p.opt.Exists); ok {
-			b.Path = path
-			b.Header = Span{l.start, l.end}
-			b.PathSpan = b.Header
-			if k := strings.LastIndex(l.text, path); k >= 0 {
-				b.PathSpan = Span{l.start + k, l.start + k + len(path)}
-			}
-			b.Span.Start = l.start
+			setHeader(b, l, path)
 			if !sawFence && p.fenceAbove(j) {
 				b.Dialect = DialectFenced
 			}
@@ -207,14 +201,7 @@ func (p *parser) header(b *Block, i int) {
 		// ```python:settings.py, ```python src/app.py, <source>src/a.py:
 		// the fence names the file; inheriting the previous block's path
 		// would edit another file.
-		l := p.lines[fenceLine]
-		b.Path = fencePath
-		b.Header = Span{l.start, l.end}
-		b.PathSpan = b.Header
-		if k := strings.LastIndex(l.text, fencePath); k >= 0 {
-			b.PathSpan = Span{l.start + k, l.start + k + len(fencePath)}
-		}
-		b.Span.Start = l.start
+		setHeader(b, p.lines[fenceLine], fencePath)
 		return
 	}
 	prev := len(p.patch.Blocks) - 1
@@ -238,6 +225,17 @@ func (p *parser) header(b *Block, i int) {
 		Message: fmt.Sprintf("block #%d has no file path; using %s like block #%d", b.Number, from.Path, from.Number),
 		Hint:    fmt.Sprintf("write %s on the line before the block to make this explicit", from.Path),
 	})
+}
+
+// setHeader makes line l, which names path, the block's header.
+func setHeader(b *Block, l line, path string) {
+	b.Path = path
+	b.Header = Span{l.start, l.end}
+	b.PathSpan = b.Header
+	if k := strings.LastIndex(l.text, path); k >= 0 {
+		b.PathSpan = Span{l.start + k, l.start + k + len(path)}
+	}
+	b.Span.Start = l.start
 }
 
 // fenceInfoPath reads a path from a fence's info string: "lang:path",

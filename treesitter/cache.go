@@ -143,14 +143,7 @@ func (c *Cache) ParseContext(ctx context.Context, path string, version int, cont
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.tick++
-	f := c.files[path]
-	if f == nil {
-		f = &fileTrees{used: c.tick}
-		c.files[path] = f
-		c.evict()
-	}
-	f.used = c.tick
+	f := c.touch(path)
 	f.trees = append([]*Tree{t}, f.trees...)
 	if len(f.trees) > treesPerFile {
 		f.trees[treesPerFile] = nil
@@ -169,6 +162,13 @@ func (c *Cache) timeout() time.Duration {
 func (c *Cache) rememberGaveUp(path string, h uint64, n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	f := c.touch(path)
+	f.gaveUp, f.gaveUpLen = h, n
+}
+
+// touch returns the entry of path, made (evicting the least recently
+// used) if need be, as the most recently used. c.mu is held.
+func (c *Cache) touch(path string) *fileTrees {
 	c.tick++
 	f := c.files[path]
 	if f == nil {
@@ -176,7 +176,8 @@ func (c *Cache) rememberGaveUp(path string, h uint64, n int) {
 		c.files[path] = f
 		c.evict()
 	}
-	f.used, f.gaveUp, f.gaveUpLen = c.tick, h, n
+	f.used = c.tick
+	return f
 }
 
 // evict drops the least recently used paths beyond maxFiles. Trees are
