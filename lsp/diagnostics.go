@@ -207,8 +207,21 @@ func less(a, b protocol.Position) bool {
 
 // streaming: a block cut short with only whitespace after it is a model's
 // answer still arriving, not a mistake (DESIGN.md, language server contract).
+// The parser stretches a block without its end to the end of the text, so
+// a fence closed inside that stretch (```, then prose) means the answer
+// went on without it: cut short in the middle, an error.
 func streaming(text string, sp core.Span) bool {
-	return strings.TrimSpace(text[min(sp.End, len(text)):]) == ""
+	if strings.TrimSpace(text[min(sp.End, len(text)):]) != "" {
+		return false
+	}
+	rest := text[min(sp.Start, len(text)):]
+	for _, l := range strings.Split(rest, "\n") {
+		t := strings.TrimSpace(l)
+		if len(t) >= 3 && strings.Trim(t, "`") == "" {
+			return false
+		}
+	}
+	return true
 }
 
 func severity(s core.Severity) protocol.DiagnosticSeverity {
