@@ -14,6 +14,11 @@ type ParseOptions struct {
 	// Format forces a dialect: one of Formats ("auto" or "" detects it;
 	// see DetectFormat).
 	Format string
+
+	// Streaming says the text may still be arriving (a model's answer in an
+	// editor): a last diff hunk shorter than its "@@ -l,n +l,n @@" counts
+	// is then cut short, not miscounted, and is not applied.
+	Streaming bool
 }
 
 // Parse reads every block of a patch in dialects 1-4 of DESIGN.md: fsrb /

@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -150,6 +151,14 @@ func (p *udParser) file(i int) int {
 			body = body[:len(body)-1]
 		}
 		n++
+		if p.opt.Streaming && j == len(p.lines) && p.cutShort(raw, body) {
+			p.patch.Problems = append(p.patch.Problems, Problem{
+				Kind: KindIncomplete, Path: path, Span: Span{p.lines[start].start, len(p.text)},
+				Message: fmt.Sprintf("udiff hunk %d of %s is cut short: its @@ line counts more lines than have arrived", n, orNull(path)),
+				Hint:    "wait for the rest of the answer, or fix the hunk",
+			})
+			continue
+		}
 		label := fmt.Sprintf("udiff hunk %d of %s (patch line %d)", n, orNull(path), start+1)
 		var search, replace strings.Builder
 		for _, k := range body {
@@ -322,6 +331,33 @@ func gitPaths(line string) (a, b string) {
 		return strings.TrimPrefix(s[:k], "a/"), s[k+3:]
 	}
 	return "", ""
+}
+
+var hunkCounts = regexp.MustCompile(`^@@ -\d+,(\d+) \+\d+,(\d+) @@`)
+
+// cutShort reports whether a hunk's body holds fewer old and fewer new
+// lines than its @@ line declares: the end of a diff still arriving.
+func (p *udParser) cutShort(header string, body []int) bool {
+	m := hunkCounts.FindStringSubmatch(header)
+	if m == nil {
+		return false
+	}
+	oldWant, _ := strconv.Atoi(m[1])
+	newWant, _ := strconv.Atoi(m[2])
+	oldSeen, newSeen := 0, 0
+	for _, k := range body {
+		r := p.lines[k].text
+		switch {
+		case r == "" || r[0] == ' ':
+			oldSeen++
+			newSeen++
+		case r[0] == '-':
+			oldSeen++
+		case r[0] == '+':
+			newSeen++
+		}
+	}
+	return oldSeen < oldWant && newSeen < newWant || oldSeen < oldWant && newWant == 0 || newSeen < newWant && oldWant == 0
 }
 
 func orNull(path string) string {

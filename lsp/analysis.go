@@ -63,7 +63,8 @@ func (s *snapshot) compute(d *document) *analysis {
 		}
 		return s.exists(name)
 	}
-	patch := core.Parse(d.text, core.ParseOptions{Exists: exists})
+	// Streaming: an answer may still be arriving in the editor.
+	patch := core.Parse(d.text, core.ParseOptions{Exists: exists, Streaming: true})
 	a.patch = patch
 	plan := core.Validate(patch, s, s.options())
 	if plan.OK() && s.trees != nil {
