@@ -208,8 +208,6 @@ func trimPair(s, w string, loose bool) string {
 	return s
 }
 
-// hasExtension reports a dot with something after it: "app.py", ".env",
-// but not the one-word sentence "Done." right above a block.
 // plainExtension reports whether s ends in a file extension of letters
 // and digits ("my notes.txt"), not in a sentence's full stop.
 func plainExtension(s string) bool {
@@ -225,6 +223,8 @@ func plainExtension(s string) bool {
 	return true
 }
 
+// hasExtension reports a dot with something after it: "app.py", ".env",
+// but not the one-word sentence "Done." right above a block.
 func hasExtension(s string) bool {
 	i := strings.LastIndexByte(s, '.')
 	return i >= 0 && i < len(s)-1
