@@ -33,10 +33,10 @@ func ValidFormat(name string) bool {
 }
 
 // chooseFormat returns the forced format, or the detected one.
-func chooseFormat(text, forced string) Format {
+func chooseFormat(lines []line, forced string) Format {
 	switch forced {
 	case "", FormatAuto:
-		return DetectFormat(text)
+		return detectFormat(lines)
 	case FormatApplyPatch, FormatUdiff:
 		return Format{Name: forced, Forced: true, Reason: "forced by --format " + forced}
 	}
@@ -55,8 +55,9 @@ func chooseFormat(text, forced string) Format {
 // Without any of them the text is read as search-replace (which then
 // reports that it holds no block). Reason says which line decided, so
 // that reports can explain the choice.
-func DetectFormat(text string) Format {
-	lines := splitLines(text)
+func DetectFormat(text string) Format { return detectFormat(splitLines(text)) }
+
+func detectFormat(lines []line) Format {
 	for i := range lines {
 		if f, ok := formatOfLine(lines, i); ok {
 			return f
@@ -87,13 +88,12 @@ func formatOfLine(lines []line, i int) (Format, bool) {
 // blocks and a diff. Read in the detected format, the other part would be
 // dropped without a word under a success banner; it is an error instead
 // (with --format, the user chose, and the rest is left alone).
-func mixedFormats(text string, patch *Patch) *Problem {
+func mixedFormats(lines []line, patch *Patch) *Problem {
 	spans := make([]Span, 0, len(patch.Blocks))
 	for _, b := range patch.Blocks {
 		spans = append(spans, b.Span)
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].Start < spans[j].Start })
-	lines := splitLines(text)
 	k := 0
 	for i, l := range lines {
 		for k < len(spans) && spans[k].End < l.start {

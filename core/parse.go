@@ -30,7 +30,11 @@ type ParseOptions struct {
 // opt.Format forces one, or DetectFormat picks it from the text, and the
 // choice is recorded in Patch.Format.
 func Parse(text string, opt ParseOptions) *Patch {
-	f := chooseFormat(text, opt.Format)
+	var lines []line // read once, for the choice of format and the check for a mix
+	if opt.Format == "" || opt.Format == FormatAuto {
+		lines = splitLines(text)
+	}
+	f := chooseFormat(lines, opt.Format)
 	var patch *Patch
 	switch f.Name {
 	case FormatApplyPatch:
@@ -43,7 +47,7 @@ func Parse(text string, opt ParseOptions) *Patch {
 	}
 	patch.Format = f
 	if !f.Forced {
-		if p := mixedFormats(text, patch); p != nil {
+		if p := mixedFormats(lines, patch); p != nil {
 			patch.Problems = append(patch.Problems, *p)
 		}
 	}
