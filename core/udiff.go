@@ -333,17 +333,47 @@ func gitPaths(line string) (a, b string) {
 	return "", ""
 }
 
-var hunkCounts = regexp.MustCompile(`^@@ -\d+,(\d+) \+\d+,(\d+) @@`)
+// HunkRange is what a strict "@@ -l,n +l,n @@" line says. A count left
+// out is 1, and OldLenSet / NewLenSet say whether it was written; Rest is
+// the text after the closing "@@" (a section heading).
+type HunkRange struct {
+	OldStart, OldLen, NewStart, NewLen int
+	OldLenSet, NewLenSet               bool
+	Rest                               string
+}
+
+var hunkRange = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$`)
+
+// ParseHunkRange reads the numbers of an "@@" line written as diff tools
+// write it (the parser itself takes looser ones, whose numbers it only
+// uses as hints).
+func ParseHunkRange(line string) (HunkRange, bool) {
+	m := hunkRange.FindStringSubmatch(strings.TrimRight(line, "\r"))
+	if m == nil {
+		return HunkRange{}, false
+	}
+	var n [4]int
+	for i, s := range m[1:5] {
+		n[i] = 1
+		if s != "" {
+			v, err := strconv.Atoi(s)
+			if err != nil {
+				return HunkRange{}, false
+			}
+			n[i] = v
+		}
+	}
+	return HunkRange{OldStart: n[0], OldLen: n[1], NewStart: n[2], NewLen: n[3], OldLenSet: m[2] != "", NewLenSet: m[4] != "", Rest: m[5]}, true
+}
 
 // cutShort reports whether a hunk's body holds fewer old and fewer new
 // lines than its @@ line declares: the end of a diff still arriving.
 func (p *udParser) cutShort(header string, body []int) bool {
-	m := hunkCounts.FindStringSubmatch(header)
-	if m == nil {
+	r, ok := ParseHunkRange(header)
+	if !ok || !r.OldLenSet || !r.NewLenSet {
 		return false
 	}
-	oldWant, _ := strconv.Atoi(m[1])
-	newWant, _ := strconv.Atoi(m[2])
+	oldWant, newWant := r.OldLen, r.NewLen
 	oldSeen, newSeen := 0, 0
 	for _, k := range body {
 		r := p.lines[k].text

@@ -2,8 +2,6 @@ package lsp
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -142,28 +140,14 @@ func (a *analysis) targetEdits(b *core.Block, ex core.Explanation) (edits []prot
 	return edits, false
 }
 
-var hunkNumbers = regexp.MustCompile(`^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$`)
-
 // widenHunkHeader moves an "@@ -l,n +l,n @@" line up by above lines and
 // grows both counts by above+below; a header without numbers is left.
 func widenHunkHeader(line string, above, below int) (string, bool) {
-	m := hunkNumbers.FindStringSubmatch(strings.TrimRight(line, "\r"))
-	if m == nil {
+	r, ok := core.ParseHunkRange(line)
+	if !ok {
 		return "", false
 	}
-	num := func(s string, def int) int {
-		if s == "" {
-			return def
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil {
-			return def
-		}
-		return n
-	}
-	oldStart, oldLen := num(m[1], 1), num(m[2], 1)
-	newStart, newLen := num(m[3], 1), num(m[4], 1)
-	return fmt.Sprintf("@@ -%d,%d +%d,%d @@%s", max(1, oldStart-above), oldLen+above+below, max(1, newStart-above), newLen+above+below, m[5]), true
+	return fmt.Sprintf("@@ -%d,%d +%d,%d @@%s", max(1, r.OldStart-above), r.OldLen+above+below, max(1, r.NewStart-above), r.NewLen+above+below, r.Rest), true
 }
 
 // isHunk reports whether a block is a diff hunk, whose lines carry SEARCH
