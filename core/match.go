@@ -5,6 +5,21 @@ import "strings"
 // maxOccurrences bounds how many places of an ambiguous block are listed.
 const maxOccurrences = 50
 
+// Occurrences is the engine's rule for where a SEARCH block matches, for
+// callers outside core (the language server's quick fixes): the offsets in
+// text (LF) where search (LF, whole lines) matches whole consecutive lines,
+// at most limit of them. A missing final newline counts as there, as it
+// does when a file is loaded.
+func Occurrences(text, search string, limit int) []int {
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if search != "" && !strings.HasSuffix(search, "\n") {
+		search += "\n"
+	}
+	return occurrences(text, search, limit)
+}
+
 // occurrences returns the offsets in text (LF, ending with "\n") where
 // search (LF, whole lines) matches whole, consecutive lines. Overlapping
 // places count: "a\na\n" occurs twice in "a\na\na\n" (DESIGN.md "Fine print").

@@ -178,21 +178,7 @@ func occursOnce(s *snapshot, path, text string) bool {
 		return true
 	}
 	content := strings.ReplaceAll(strings.TrimPrefix(string(data), bom), "\r\n", "\n")
-	needle := strings.TrimSuffix(text, "\n")
-	n := 0
-	for i := 0; n < 2; {
-		k := strings.Index(content[i:], needle)
-		if k < 0 {
-			break
-		}
-		at := i + k
-		end := at + len(needle)
-		if (at == 0 || content[at-1] == '\n') && (end == len(content) || content[end] == '\n') {
-			n++
-		}
-		i = at + 1
-	}
-	return n == 1
+	return len(core.Occurrences(content, text, 2)) == 1
 }
 
 // looks maps typography a model tends to "improve" back to ASCII.
