@@ -180,7 +180,9 @@ func changedSince(full string, seen fs.FileInfo) bool {
 	return err != nil || !os.SameFile(seen, now) || now.Size() != seen.Size() || !now.ModTime().Equal(seen.ModTime())
 }
 
-func inspect(full string) (onDisk, error) {
+// lookAt says what Lstat finds at full: nothing, something that is not a
+// regular file, or a regular file (with its mode and FileInfo).
+func lookAt(full string) (onDisk, error) {
 	fi, err := os.Lstat(full)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return onDisk{}, nil
@@ -191,11 +193,19 @@ func inspect(full string) (onDisk, error) {
 	if !fi.Mode().IsRegular() {
 		return onDisk{exists: true}, nil
 	}
-	data, err := readRegular(full)
-	if err != nil {
+	return onDisk{exists: true, regular: true, mode: fileMode(fi), fi: fi}, nil
+}
+
+// inspect is lookAt with the content of a regular file.
+func inspect(full string) (onDisk, error) {
+	d, err := lookAt(full)
+	if err != nil || !d.regular {
+		return d, err
+	}
+	if d.data, err = readRegular(full); err != nil {
 		return onDisk{}, err
 	}
-	return onDisk{exists: true, regular: true, data: data, mode: fileMode(fi)}, nil
+	return d, nil
 }
 
 // holds reports what is at full and whether it is a regular file holding
@@ -203,18 +213,11 @@ func inspect(full string) (onDisk, error) {
 // the caller holds the validated bytes already, and a second copy of a
 // 100 MB file would raise the commit's peak memory by half.
 func holds(full string, want []byte) (onDisk, bool, error) {
-	fi, err := os.Lstat(full)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		return onDisk{}, false, nil
+	d, err := lookAt(full)
+	if err != nil || !d.regular {
+		return d, false, err
 	}
-	if err != nil {
-		return onDisk{}, false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return onDisk{exists: true}, false, nil
-	}
-	d := onDisk{exists: true, regular: true, mode: fileMode(fi), fi: fi}
-	if fi.Size() != int64(len(want)) {
+	if d.fi.Size() != int64(len(want)) {
 		return d, false, nil
 	}
 	f, err := os.OpenFile(full, readFlags, 0)
