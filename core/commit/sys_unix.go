@@ -41,14 +41,7 @@ func lockFile(path string, wait time.Duration) (unlock func(), err error) {
 
 // syncDir makes the names in dir (renames, creations, removals) durable;
 // fsyncing a file covers its bytes, not its directory entry.
-func syncDir(dir string) error {
-	f, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
-}
+func syncDir(dir string) error { return syncFile(dir) }
 
 // singleLink reports whether fi is a file with no other name: only such a
 // file's old inode may serve as a backup (another name could be written
