@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -22,9 +23,10 @@ import (
 )
 
 // W7: the language server in this process, driven through the JSON-RPC
-// wire over a pipe as an editor drives it (debounce off): the latency from
-// a didChange to its publishDiagnostics, over many edits, and the live heap
-// before and after them.
+// wire over a pipe as an editor drives it, with the editors' debounce
+// (adaptive, up to lsp.DefaultDebounce): the latency from a didChange to
+// its publishDiagnostics, what a user waits for after a keystroke, over
+// many edits, and the live heap and the process's RSS before and after.
 func runLSP(tmp string, edits int) []row {
 	w := w1()
 	root := filepath.Join(tmp, "W7")
@@ -61,7 +63,7 @@ type lspClient struct {
 func startLSP(root string) *lspClient {
 	server, client := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	session := lsp.Serve(ctx, server, lsp.Options{Logger: zap.NewNop(), Version: "bench"})
+	session := lsp.Serve(ctx, server, lsp.Options{Logger: zap.NewNop(), Version: "bench", Debounce: lsp.DefaultDebounce})
 	c := &lspClient{
 		root: root, cancel: cancel, done: session.Done(),
 		conn:    jsonrpc2.NewConn(jsonrpc2.NewStream(client)),
@@ -147,7 +149,7 @@ func (c *lspClient) edits(name, desc, file, lang, text, old, new string, edits, 
 		Start: protocol.Position{Line: uint32(line), Character: uint32(col)},
 		End:   protocol.Position{Line: uint32(line), Character: uint32(col + len(old))},
 	}
-	heapBefore := liveHeap()
+	heapBefore, rssBefore := liveHeap(), rss()
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	lat := make([]time.Duration, 0, edits)
@@ -166,7 +168,7 @@ func (c *lspClient) edits(name, desc, file, lang, text, old, new string, edits, 
 		lat = append(lat, time.Since(start))
 	}
 	runtime.ReadMemStats(&ms1)
-	heapAfter := liveHeap()
+	heapAfter, rssAfter := liveHeap(), rss()
 	slices.Sort(lat)
 	return row{
 		name: name, desc: desc, bytes: len(text) + files, lsp: true,
@@ -175,6 +177,7 @@ func (c *lspClient) edits(name, desc, file, lang, text, old, new string, edits, 
 		allocB:  float64(ms1.TotalAlloc-ms0.TotalAlloc) / float64(edits),
 		floorIn: floorCount(text, c.files),
 		heapKiB: float64(heapAfter-heapBefore) / 1024,
+		rssKiB:  float64(rssAfter-rssBefore) / 1024,
 	}
 }
 
@@ -188,6 +191,20 @@ func floorCount(text string, files map[string][]byte) time.Duration {
 		}
 	})
 	return d
+}
+
+// rss is the process's resident set size in bytes, from /proc (0 where
+// there is none).
+func rss() int64 {
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	var size, resident int64
+	if _, err := fmt.Sscan(string(data), &size, &resident); err != nil {
+		return 0
+	}
+	return resident * int64(os.Getpagesize())
 }
 
 func liveHeap() int64 {

@@ -111,6 +111,7 @@ type row struct {
 	lsp            bool          // a W7 row: inProc is the didChange -> publishDiagnostics latency
 	p90            time.Duration // W7: 90th percentile latency
 	heapKiB        float64       // W7: live heap after the edits minus before
+	rssKiB         float64       // W7: the process's RSS after the edits minus before
 }
 
 // memFS serves files from memory, as the language server's overlay does.
@@ -314,9 +315,9 @@ func printTable(rows []row) {
 	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
 	for _, r := range rows {
 		if r.lsp {
-			fmt.Fprintf(w, "| %s: %s | %s | %s median, %s p90 | %s | %s | %s | %s | %s | - | - | - | - | - | - | - | - | heap %+.0f KiB over the edits |\n",
+			fmt.Fprintf(w, "| %s: %s | %s | %s median, %s p90 | %s | %s | %s | %s | %s | - | - | - | - | - | - | - | - | heap %+.0f KiB, RSS %+.0f KiB over the edits |\n",
 				r.name, r.desc, size(int64(r.bytes)), dur(r.inProc), dur(r.p90), num(r.allocs), size(int64(r.allocB)),
-				rate(r.bytes, r.inProc), dur(r.floorIn), ratio(r.inProc, r.floorIn), r.heapKiB)
+				rate(r.bytes, r.inProc), dur(r.floorIn), ratio(r.inProc, r.floorIn), r.heapKiB, r.rssKiB)
 			continue
 		}
 		outcome := "applies"

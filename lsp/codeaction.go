@@ -39,7 +39,7 @@ var producers = []struct {
 // codeAction is reached through handler.go's interception: its answer
 // carries our WorkspaceEdit (wire.go).
 func (s *Server) codeAction(ctx context.Context, params *protocol.CodeActionParams) ([]CodeAction, error) {
-	snap := s.snapshot()
+	snap := s.checkDisk()
 	out := []CodeAction{}
 	a := snap.analyze(params.TextDocument.URI)
 	if a == nil {
@@ -50,6 +50,7 @@ func (s *Server) codeAction(ctx context.Context, params *protocol.CodeActionPara
 		Start: m.Offset(int(params.Range.Start.Line), int(params.Range.Start.Character)),
 		End:   m.Offset(int(params.Range.End.Line), int(params.Range.End.Character)),
 	}}
+	seen := map[string]bool{}
 	for _, p := range producers {
 		if !wanted(p.kind, params.Context.Only) {
 			continue
@@ -59,16 +60,26 @@ func (s *Server) codeAction(ctx context.Context, params *protocol.CodeActionPara
 			s.log.Info("code action producer failed", zap.String("kind", string(p.kind)), zap.Error(err))
 			continue
 		}
-		out = append(out, actions...)
+		// "Apply all blocks" is both a source action and a refactoring; a
+		// menu lists it once whatever kinds the client asks for.
+		for _, act := range actions {
+			if !seen[act.Title] {
+				seen[act.Title] = true
+				out = append(out, act)
+			}
+		}
 	}
 	return out, nil
 }
 
-// wanted: a kind is wanted when no filter is given, or when it equals or
-// refines one of the kinds asked for ("source" asks for "source.applyAll.fsrb").
+// wanted: without a filter, every kind but source actions, which LSP
+// clients list only when asked for ("Source Action..." in VS Code), so that
+// a menu without a filter (Neovim's vim.lsp.buf.code_action()) holds
+// "Apply all blocks" once, as a refactoring. With a filter, the kinds that
+// equal or refine one asked for ("source" asks for "source.applyAll.fsrb").
 func wanted(kind protocol.CodeActionKind, only []protocol.CodeActionKind) bool {
 	if len(only) == 0 {
-		return true
+		return kind != protocol.Source && !strings.HasPrefix(string(kind), string(protocol.Source)+".")
 	}
 	for _, o := range only {
 		if kind == o || strings.HasPrefix(string(kind), string(o)+".") {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -22,7 +23,8 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 			u = protocol.DocumentURI(str)
 		}
 	}
-	snap := s.snapshot()
+	// Every edit is built from the files as they are now (disk.go).
+	snap := s.checkDisk()
 	a := snap.analyze(u)
 	if a == nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: %s needs the URI of an open patch document", params.Command))
@@ -66,6 +68,7 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		s.show(ctx, protocol.MessageTypeError, err.Error())
 		return nil, nil
 	}
+	own := snap.ownEdits(plan)
 
 	// Waiting on the editor (a dialog, a busy client, one that never
 	// answers) must not hold up the messages behind this one.
@@ -77,6 +80,7 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 	case err != nil:
 		return nil, err
 	case res.Applied:
+		s.recordOwnEdits(own)
 		s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: applied %s to %s", plural(plan.BlockCount(), "block"), plural(len(plan.Files), "file")))
 	default:
 		why := res.FailureReason
@@ -86,6 +90,29 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		s.show(ctx, protocol.MessageTypeWarning, "fsrb: the editor did not apply the edit ("+why+"); nothing was changed")
 	}
 	return res, nil
+}
+
+// ownEdits is what an edit of plan leaves in the editor, file by file, for
+// the server's view once the client says it applied it (disk.go).
+func (s *snapshot) ownEdits(plan *core.Plan) map[string]*ownEdit {
+	own := map[string]*ownEdit{}
+	for _, fc := range plan.Files {
+		w := &ownEdit{
+			text: string(fc.New), deleted: fc.Action == core.ActionDelete, docVersion: -1, before: string(fc.Old),
+			disk: statFile(filepath.Join(s.view.root, filepath.FromSlash(fc.Path))),
+		}
+		if d, ok := s.overlay[fc.Path]; ok {
+			w.docVersion = d.version
+		}
+		own[fc.Path] = w
+	}
+	return own
+}
+
+func (s *Server) recordOwnEdits(own map[string]*ownEdit) {
+	if err := s.modify(modification{kind: modOwnEdit, own: own}); err != nil {
+		s.log.Info("recording an applied edit", zap.Error(err))
+	}
 }
 
 // applyEdit sends workspace/applyEdit with our WorkspaceEdit (wire.go).

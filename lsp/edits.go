@@ -51,6 +51,11 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*WorkspaceEd
 	if len(missing) > 0 {
 		return nil, &errFileOps{ops: missing}
 	}
+	for _, fc := range plan.Files {
+		if s.pendingOwnEdit(fc.Path) {
+			return nil, fmt.Errorf("fsrb: the editor has not yet reported the last edit of %s; nothing was changed: try again in a moment", fc.Display)
+		}
+	}
 
 	we := &WorkspaceEdit{}
 	for _, fc := range plan.Files {
@@ -173,9 +178,42 @@ func textEdits(old, new string) []protocol.TextEdit {
 	m := core.NewMapper(old)
 	out := make([]protocol.TextEdit, 0, len(diff))
 	for _, e := range diff {
-		out = append(out, protocol.TextEdit{Range: toRange(m, core.Span{Start: e.Start, End: e.End}), NewText: e.New})
+		start, end, text := beforeFinalEOL(old, e.Start, e.End, e.New)
+		out = append(out, protocol.TextEdit{Range: toRange(m, core.Span{Start: start, End: end}), NewText: text})
 	}
 	return out
+}
+
+// beforeFinalEOL moves an edit that reaches the end of a text ending with
+// a line break so that it ends before that line break: the same bytes,
+// without a position on the line after the last one (line = number of
+// lines, character 0), which clients handle differently — Neovim 0.10
+// leaves an extra empty line at the end of the file for an insertion
+// there, 0.7 and 0.12 do not. Inserting "c\n" at the end of "a\nb\n"
+// becomes inserting "\nc" after "b"; deleting the last line "b\n" of
+// "a\nb\n" becomes deleting "\nb" after "a".
+func beforeFinalEOL(old string, start, end int, text string) (int, int, string) {
+	eol := ""
+	switch {
+	case strings.HasSuffix(old, "\r\n"):
+		eol = "\r\n"
+	case strings.HasSuffix(old, "\n"):
+		eol = "\n"
+	}
+	if eol == "" || end != len(old) || text != "" && !strings.HasSuffix(text, eol) {
+		return start, end, text
+	}
+	n := len(eol)
+	switch {
+	case start >= n && old[start-n:start] == eol:
+		// start sits at a line start: both ends move back by one line break.
+		return start - n, end - n, strings.TrimSuffix(eol+text, eol)
+	case start < end && text != "":
+		// The edit starts mid-line or at the top: it keeps the final line
+		// break instead of rewriting it.
+		return start, end - n, strings.TrimSuffix(text, eol)
+	}
+	return start, end, text
 }
 
 func contains(list []string, s string) bool {

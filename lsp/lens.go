@@ -26,7 +26,7 @@ func appliesAlone(snap *snapshot, a *analysis, n int) bool {
 // CodeLens shows each block's status above it, with "Apply" on the blocks
 // that apply, and "Apply all blocks" on the first line when all do.
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	snap := s.snapshot()
+	snap := s.checkDisk()
 	a := snap.analyze(params.TextDocument.URI)
 	out := []protocol.CodeLens{}
 	if a == nil {

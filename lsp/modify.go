@@ -18,6 +18,7 @@ const (
 	modClose                   // textDocument/didClose
 	modFiles                   // workspace/didChangeWatchedFiles: files changed on disk
 	modSettings                // workspace/didChangeConfiguration
+	modOwnEdit                 // the client applied an edit of ours (disk.go)
 )
 
 // modification is one editor event. Every event goes through modify, the
@@ -29,8 +30,10 @@ type modification struct {
 	version  int32
 	text     string                 // modOpen
 	changes  []contentChange        // modChange
-	files    []protocol.DocumentURI // modFiles
+	files    []protocol.DocumentURI // modFiles: from the editor's watchers
+	keys     []string               // modFiles: found changed by checkDisk
 	settings settings               // modSettings
+	own      map[string]*ownEdit    // modOwnEdit
 }
 
 func (s *Server) modify(m modification) error {
@@ -42,6 +45,11 @@ func (s *Server) modify(m modification) error {
 	switch m.kind {
 	case modOpen:
 		d := &document{uri: m.uri, key: next.view.key(m.uri), lang: m.lang, version: m.version, text: m.text, mapper: core.NewMapper(m.text)}
+		if w, ok := next.written[d.key]; ok {
+			if !w.deleted && strings.TrimPrefix(w.text, bom) == d.text {
+				delete(next.written, d.key) // the editor shows the edit: its buffer is the truth
+			}
+		}
 		next.put(d)
 		changed = append(changed, d.key)
 		affected[m.uri] = true
@@ -60,6 +68,7 @@ func (s *Server) modify(m modification) error {
 		nd.version = m.version
 		nd.text, nd.mapper = applyChanges(d.text, d.mapper, m.changes)
 		next.put(&nd)
+		delete(next.written, d.key) // the editor reported its text after our edit
 		changed = append(changed, d.key)
 		affected[m.uri] = true
 	case modClose:
@@ -67,6 +76,7 @@ func (s *Server) modify(m modification) error {
 			delete(next.docs, m.uri)
 			if next.overlay[d.key] == d {
 				delete(next.overlay, d.key)
+				delete(next.written, d.key) // saved or discarded: the disk says which
 			}
 			changed = append(changed, d.key)
 			affected[m.uri] = true // the diagnoser clears what it published
@@ -77,6 +87,26 @@ func (s *Server) modify(m modification) error {
 			if k := next.view.key(u); k != "" {
 				changed = append(changed, k)
 			}
+		}
+		changed = append(changed, m.keys...)
+		for _, k := range changed {
+			delete(next.written, k) // the disk changed after our edit: it is the truth
+		}
+	case modOwnEdit:
+		for k, w := range m.own {
+			if d, open := next.overlay[k]; open && d.version != w.docVersion {
+				// The editor reported the document after the edit was
+				// computed: showing the edit already, or (opened while the
+				// edit was being applied) the text before it, still to
+				// change.
+				if d.text != strings.TrimPrefix(w.before, bom) {
+					continue
+				}
+				w.docVersion = d.version
+			}
+			w.before = ""
+			next.written[k] = w
+			changed = append(changed, k)
 		}
 	case modSettings:
 		next.settings = m.settings

@@ -14,8 +14,10 @@ import (
 	"github.com/fsrb/fsrb/treesitter"
 )
 
-// DefaultDebounce is how long diagnostics wait for a burst of typing to end.
-const DefaultDebounce = 75 * time.Millisecond
+// DefaultDebounce is the longest diagnostics wait for a burst of typing to
+// end. The wait adapts to what a validation costs (diagnostics.go): a few
+// milliseconds for a patch that validates in a few milliseconds.
+const DefaultDebounce = 300 * time.Millisecond
 
 // treeFiles bounds the tree-sitter cache: the target files whose parse
 // trees (a few versions each) the session keeps.
@@ -37,7 +39,8 @@ type Options struct {
 	// Logger receives the server's logs; nil discards them. It must never
 	// write to the protocol's stdout.
 	Logger *zap.Logger
-	// Debounce delays diagnostics after a change; 0 runs them at once
+	// Debounce is the longest diagnostics wait after a change; the wait
+	// itself follows the cost of a validation. 0 runs them at once
 	// (tests). Use DefaultDebounce in editors.
 	Debounce time.Duration
 	// Version is reported in serverInfo.

@@ -193,39 +193,40 @@ func TestExecuteApplyAll(t *testing.T) {
 	patch := c.open("patch.fsrb", ptr(calcPatch))
 	c.waitDiagnostics(patch, 1)
 
+	// The client refuses: the reason reaches the user.
+	c.setOnApply(func(lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult {
+		return lsp.ApplyWorkspaceEditResult{FailureReason: "file changed on disk"}
+	})
 	var res lsp.ApplyWorkspaceEditResult
-	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyAll, Arguments: []any{patch}}, &res); err != nil {
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyBlock, Arguments: []any{patch, 1}}, &res); err != nil {
 		t.Fatal(err)
 	}
 	var m protocol.ShowMessageParams
 	c.waitFor("a message", func() bool {
-		if len(c.messages) != 1 {
+		if len(c.messages) == 1 {
+			m = c.messages[0]
+		}
+		return len(c.messages) == 1
+	})
+	if m.Type != protocol.MessageTypeWarning || !strings.Contains(m.Message, "file changed on disk") {
+		t.Errorf("message %+v", m)
+	}
+
+	c.setOnApply(nil)
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyAll, Arguments: []any{patch}}, &res); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor("a second message", func() bool {
+		if len(c.messages) != 2 {
 			return false
 		}
-		m = c.messages[0]
-		if !res.Applied || len(c.applied) != 1 || len(c.applied[0].Edit.DocumentChanges) != 1 {
+		m = c.messages[1]
+		if !res.Applied || len(c.applied) != 2 || len(c.applied[1].Edit.DocumentChanges) != 1 {
 			t.Fatalf("applyEdit: %+v, sent %+v", res, c.applied)
 		}
 		return true
 	})
 	if m.Type != protocol.MessageTypeInfo || !strings.Contains(m.Message, "applied 1 block to 1 file") {
-		t.Errorf("message %+v", m)
-	}
-
-	// The client refuses: the reason reaches the user.
-	c.setOnApply(func(lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult {
-		return lsp.ApplyWorkspaceEditResult{FailureReason: "file changed on disk"}
-	})
-	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyBlock, Arguments: []any{patch, 1}}, &res); err != nil {
-		t.Fatal(err)
-	}
-	c.waitFor("a second message", func() bool {
-		if len(c.messages) == 2 {
-			m = c.messages[1]
-		}
-		return len(c.messages) == 2
-	})
-	if m.Type != protocol.MessageTypeWarning || !strings.Contains(m.Message, "file changed on disk") {
 		t.Errorf("message %+v", m)
 	}
 }

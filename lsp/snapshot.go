@@ -109,9 +109,13 @@ type snapshot struct {
 	// trees are keyed by path and content, so each version of a target file
 	// is parsed once, incrementally from the version before.
 	trees *treesitter.Cache
+	// written holds the files as the server's own applied edits left them
+	// (disk.go), by key, until the editor or the disk reports them.
+	written map[string]*ownEdit
 
 	mu       sync.Mutex
 	analyses map[protocol.DocumentURI]*analysisOnce
+	stamps   map[string]stamp // files read from disk, as the disk was then
 }
 
 var _ core.FS = (*snapshot)(nil)
@@ -121,7 +125,9 @@ func emptySnapshot(trees *treesitter.Cache) *snapshot {
 		trees:    trees,
 		docs:     map[protocol.DocumentURI]*document{},
 		overlay:  map[string]*document{},
+		written:  map[string]*ownEdit{},
 		analyses: map[protocol.DocumentURI]*analysisOnce{},
+		stamps:   map[string]stamp{},
 	}
 }
 
@@ -135,20 +141,32 @@ func (s *snapshot) clone() *snapshot {
 	for k, v := range s.overlay {
 		c.overlay[k] = v
 	}
+	for k, v := range s.written {
+		c.written[k] = v
+	}
 	return c
 }
 
 var errNoWorkspace = errors.New("no workspace folder")
 
-// ReadFile implements core.FS: the open buffer first, the disk second.
+// ReadFile implements core.FS: the open buffer first, then what the
+// server's own applied edits wrote (while the editor has not reported
+// them), the disk last.
 func (s *snapshot) ReadFile(name string) ([]byte, error) {
+	w, own := s.written[name]
 	if d, ok := s.overlay[name]; ok {
+		if own && w.docVersion == d.version {
+			return w.read(name)
+		}
 		return []byte(d.text), nil
+	}
+	if own {
+		return w.read(name)
 	}
 	if s.view == nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: errNoWorkspace}
 	}
-	return s.view.disk.ReadFile(name)
+	return s.readDisk(name)
 }
 
 // RealPath implements core.FS. Links are a property of the disk; an open

@@ -20,8 +20,10 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 	return s.modify(modification{kind: modClose, uri: params.TextDocument.URI})
 }
 
-// DidSave changes nothing: the buffer already held what is now on disk.
+// DidSave checks the disk: a save in the editor (":wall") may have written
+// files the editor never synced to the server (disk.go).
 func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
+	s.checkDisk()
 	return nil
 }
 
