@@ -1,11 +1,14 @@
 -- End-to-end scenario in headless Neovim with the plugin from editors/nvim.
 -- Run by editors/e2e/nvim.sh inside a scratch copy of the fixture:
 --   FSRB_PLUGIN (editors/nvim), FSRB_LSP (the built server),
---   FSRB_EXPECTED (fixture/after) and the working directory = the workspace.
+--   FSRB_EXPECTED (fixture/after), FSRB_BEFORE (fixture/before) and the
+--   working directory = the workspace.
+-- Runs on Neovim 0.7, 0.10 and 0.12 alike (no API 0.12 calls deprecated).
 -- Exit: 0 passed, 1 a check failed, 2 a Lua error.
-local t0 = vim.loop.hrtime()
+local uv = vim.uv or vim.loop
+local t0 = uv.hrtime()
 local function ms()
-  return math.floor((vim.loop.hrtime() - t0) / 1e6)
+  return math.floor((uv.hrtime() - t0) / 1e6)
 end
 local function log(fmt, ...)
   io.stdout:write(string.format('[nvim %5dms] ' .. fmt, ms(), ...) .. '\n')
@@ -22,6 +25,103 @@ local function check(cond, what, detail)
 end
 local function fatal(msg)
   error(msg, 0)
+end
+
+local function read(path)
+  local f = io.open(path, 'rb')
+  if not f then
+    return nil
+  end
+  local s = f:read('*a')
+  f:close()
+  return s
+end
+
+-- Every file (path -> bytes; patches left out) and every folder under root.
+local function tree(root)
+  local files, dirs = {}, {}
+  local function walk(rel)
+    local dir = rel == '' and root or (root .. '/' .. rel)
+    local h = uv.fs_scandir(dir)
+    while h do
+      local name, typ = uv.fs_scandir_next(h)
+      if not name then
+        break
+      end
+      local r = rel == '' and name or (rel .. '/' .. name)
+      if typ == 'directory' then
+        dirs[r] = true
+        walk(r)
+      elseif not name:match('%.fsrb$') then
+        files[r] = read(root .. '/' .. r)
+      end
+    end
+  end
+  walk('')
+  return files, dirs
+end
+
+-- The workspace compared with a fixture folder, byte for byte, folders too.
+local function same_tree(label, want_root, ws)
+  local want, want_dirs = tree(want_root)
+  local have, have_dirs = tree(ws)
+  local paths = {}
+  for path in pairs(want) do
+    table.insert(paths, path)
+  end
+  table.sort(paths)
+  for _, path in ipairs(paths) do
+    local w, h = want[path], have[path]
+    check(h == w, label .. ': ' .. path .. ' has the expected bytes', h == nil and 'missing' or string.format('got %q, want %q', h, w))
+  end
+  for path in pairs(have) do
+    if want[path] == nil then
+      check(false, label .. ': ' .. path .. ' should not exist')
+    end
+  end
+  for dir in pairs(have_dirs) do
+    if not want_dirs[dir] then
+      check(false, label .. ': folder ' .. dir .. '/ should not exist (left empty)')
+    end
+  end
+  for dir in pairs(want_dirs) do
+    if not have_dirs[dir] then
+      check(false, label .. ': folder ' .. dir .. '/ missing')
+    end
+  end
+end
+
+-- Code lenses as Neovim holds them (0.12: get{bufnr=} gives {client_id, lens}).
+local function lenses(buf)
+  local out = {}
+  if vim.fn.has('nvim-0.12') == 1 then
+    for _, item in ipairs(vim.lsp.codelens.get({ bufnr = buf }) or {}) do
+      table.insert(out, item.lens)
+    end
+  else
+    out = vim.lsp.codelens.get(buf) or {}
+  end
+  return out
+end
+
+-- client:request_sync on 0.11+ (0.12 calls client.request_sync deprecated).
+local function request_sync(client, ...)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:request_sync(...)
+  end
+  return client.request_sync(...)
+end
+
+-- Every loaded buffer's name, text and 'modified'.
+local function buffers()
+  local out = {}
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      out[vim.api.nvim_buf_get_name(b)] = table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n')
+        .. (vim.bo[b].modified and ' [+]' or '')
+    end
+  end
+  return out
 end
 
 local function main()
@@ -77,7 +177,7 @@ local function main()
   if not amb then
     fatal('no ambiguous diagnostic: cannot go on')
   end
-  check(#vim.lsp.buf_get_clients(buf) == 1, 'one client attached')
+  check(#require('fsrb').clients(buf) == 1, 'one client attached')
 
   -- 2. Disambiguate block #2 so that it targets farewell().
   local client = require('fsrb').clients(buf)[1]
@@ -86,7 +186,7 @@ local function main()
     range = { start = { line = amb.lnum, character = 0 }, ['end'] = { line = amb.lnum, character = 0 } },
     context = { diagnostics = { amb.user_data and amb.user_data.lsp or {} }, only = { 'quickfix' } },
   }
-  local res = client.request_sync('textDocument/codeAction', params, 5000, buf)
+  local res = request_sync(client, 'textDocument/codeAction', params, 5000, buf)
   local titles, fix = {}, nil
   for _, a in ipairs((res and res.result) or {}) do
     table.insert(titles, a.title)
@@ -138,7 +238,7 @@ local function main()
   check(gone, 'the ambiguous diagnostic went away; only the note is left', tostring(#diags()))
   local function lens_titles()
     local t = {}
-    for _, l in ipairs(vim.lsp.codelens.get(buf) or {}) do
+    for _, l in ipairs(lenses(buf)) do
       table.insert(t, l.command and l.command.title or '?')
     end
     return table.concat(t, ' | ')
@@ -146,19 +246,62 @@ local function main()
   vim.wait(5000, function() return lens_titles():find('#2 applies at src/app.py:9', 1, true) ~= nil end, 20)
   check(lens_titles():find('#2 applies at src/app.py:9', 1, true), 'code lenses refreshed by the plugin: "#2 applies at src/app.py:9"', lens_titles())
 
-  -- 3. "Apply all blocks" is offered as a code action, then :FsrbApplyAll.
-  res = client.request_sync('textDocument/codeAction', {
-    textDocument = { uri = vim.uri_from_bufnr(buf) },
-    range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } },
-    context = { diagnostics = {}, only = { 'source.applyAll.fsrb' } },
-  }, 5000, buf)
-  local all
-  for _, a in ipairs((res and res.result) or {}) do
-    if a.title:match('^Apply all blocks') then
-      all = a
+  -- 3. "Apply all blocks" is offered, once, whatever kinds are asked for.
+  local function actions(only)
+    local r = request_sync(client, 'textDocument/codeAction', {
+      textDocument = { uri = vim.uri_from_bufnr(buf) },
+      range = { start = { line = 0, character = 0 }, ['end'] = { line = 0, character = 0 } },
+      context = { diagnostics = {}, only = only },
+    }, 5000, buf)
+    return (r and r.result) or {}
+  end
+  local function titled(list, prefix)
+    local found, titles = {}, {}
+    for _, a in ipairs(list) do
+      table.insert(titles, a.title)
+      if vim.startswith(a.title, prefix) then
+        table.insert(found, a)
+      end
+    end
+    return found, table.concat(titles, ' | ')
+  end
+  local all, offered = titled(actions({ 'source.applyAll.fsrb' }), 'Apply all blocks')
+  check(#all == 1 and all[1].kind == 'source.applyAll.fsrb', 'code action "Apply all blocks" offered under only = {source.applyAll.fsrb}', offered)
+  all, offered = titled(actions(nil), 'Apply all blocks')
+  check(#all == 1, 'code action "Apply all blocks" listed exactly once with no kind filter', offered)
+  log('     code actions (no filter): %s', offered)
+  local blocks = {}
+  for _, l in ipairs(lenses(buf)) do
+    local n = l.command and l.command.title and l.command.title:match('^#(%d+) ')
+    if n then
+      blocks[tonumber(n)] = l.command.title
     end
   end
-  check(all ~= nil and all.kind == 'source.applyAll.fsrb', 'code action "Apply all blocks" offered', all and all.title)
+  local nblocks = #blocks
+  check(nblocks == 5 and vim.tbl_count(blocks) == 5, 'a "#N ..." status lens on each of the five blocks before applying', lens_titles())
+
+  -- Every WorkspaceEdit the plugin applies for the server, as the
+  -- operations it holds.
+  local fsrb = require('fsrb')
+  local orig_apply = fsrb.apply_workspace_edit
+  local edits = {}
+  fsrb.apply_workspace_edit = function(edit, ...)
+    local ops = {}
+    for _, c in ipairs(edit.documentChanges or {}) do
+      local uri = c.textDocument and c.textDocument.uri or c.uri or c.oldUri
+      local rel = vim.uri_to_fname(uri):sub(#ws + 2)
+      if c.kind then
+        table.insert(ops, c.kind .. ' ' .. (rel == '' and '.' or rel) .. (c.options and c.options.recursive and ' (recursive)' or ''))
+      else
+        table.insert(ops, string.format('edit %s v%s (%d)', rel, tostring(c.textDocument.version), #c.edits))
+      end
+    end
+    for uri, e in pairs(edit.changes or {}) do
+      table.insert(ops, string.format('changes %s (%d)', vim.uri_to_fname(uri):sub(#ws + 2), #e))
+    end
+    table.insert(edits, table.concat(ops, ', '))
+    return orig_apply(edit, ...)
+  end
 
   local done = 0
   vim.api.nvim_create_autocmd('User', { pattern = 'FsrbCommandDone', callback = function() done = done + 1 end })
@@ -168,54 +311,113 @@ local function main()
   local last = require('fsrb').last_command or {}
   check(done == 1 and last.err == nil, 'executeCommand fsrb.applyAll answered without error', last.err and last.err.message)
   check(type(last.result) == 'table' and last.result.applied == true, 'the server reports the edit applied', vim.inspect(last.result))
+  log('     the edit: %s', edits[#edits] or '(none)')
 
   vim.cmd('silent! wall')
 
-  -- 4. Every file on disk, byte for byte (created and deleted files included).
-  local function read(path)
-    local f = io.open(path, 'rb')
-    if not f then
-      return nil
+  -- 4. Every file on disk, byte for byte (created and deleted files, and
+  -- the folder the deletion empties, included).
+  same_tree('after apply', expected, ws)
+
+  -- 5. The server follows: the patch is applied. The target files are
+  -- attached to the client (their didOpen/didChange/didSave reach the
+  -- server) but show nothing of fsrb.
+  local targets = {}
+  for _, path in ipairs({ 'README.md', 'src/app.py', 'docs/guide/usage.md' }) do
+    local b = vim.fn.bufnr(ws .. '/' .. path)
+    check(b > 0 and #fsrb.clients(b) == 1, 'target buffer ' .. path .. ' attached to the fsrb client', tostring(b))
+    if b > 0 then
+      targets[path] = b
     end
-    local s = f:read('*a')
-    f:close()
-    return s
   end
-  local function tree(root)
-    local out = {}
-    local function walk(rel)
-      local dir = rel == '' and root or (root .. '/' .. rel)
-      local h = vim.loop.fs_scandir(dir)
-      while h do
-        local name, typ = vim.loop.fs_scandir_next(h)
-        if not name then
-          break
-        end
-        local r = rel == '' and name or (rel .. '/' .. name)
-        if typ == 'directory' then
-          walk(r)
-        elseif not name:match('%.fsrb$') then
-          out[r] = true
-        end
+  local function applied_lenses()
+    local seen = {}
+    for _, l in ipairs(lenses(buf)) do
+      local n = l.command and l.command.title and l.command.title:match('^#(%d+) applied')
+      if n then
+        seen[n] = true
       end
     end
-    walk('')
-    return out
+    return vim.tbl_count(seen)
   end
-  local want, have = tree(expected), tree(ws)
-  for path in pairs(want) do
-    local w, h = read(expected .. '/' .. path), read(ws .. '/' .. path)
-    check(h == w, 'disk: ' .. path .. ' has the expected bytes', h == nil and 'missing' or string.format('got %q', h))
-  end
-  for path in pairs(have) do
-    if not want[path] then
-      check(false, 'disk: ' .. path .. ' should not exist')
+  local function errors()
+    local n = 0
+    for _, d in ipairs(diags()) do
+      if d.severity == vim.diagnostic.severity.ERROR then
+        n = n + 1
+      end
     end
+    return n
   end
-  check(not vim.loop.fs_stat(ws .. '/legacy/old.txt'), 'disk: legacy/old.txt deleted')
-  check(not vim.loop.fs_stat(ws .. '/legacy'), 'disk: legacy/, left empty, removed')
+  local t = ms()
+  local shown = vim.wait(5000, function() return applied_lenses() == nblocks and errors() == 0 end, 20)
+  check(shown, string.format('the patch shows applied: %d "#N applied" lenses, no error (%d ms after :wall)', nblocks, ms() - t), lens_titles())
+  check(lens_titles():find('#1 applied at README.md:1', 1, true) ~= nil, 'lens "#1 applied at README.md:1"', lens_titles())
+  log('     lenses: %s', lens_titles())
+  list = {}
+  for _, d in ipairs(diags()) do
+    table.insert(list, string.format('%d:%s:%s:%s', d.lnum + 1, tostring(d.severity), tostring(d.code), d.message:gsub('\n.*', '')))
+  end
+  log('     diagnostics: %s', #list > 0 and table.concat(list, ' | ') or '(none)')
+  for path, b in pairs(targets) do
+    check(#vim.diagnostic.get(b) == 0 and #lenses(b) == 0, 'target buffer ' .. path .. ': no fsrb diagnostics, no lenses',
+      string.format('%d diagnostics, %d lenses', #vim.diagnostic.get(b), #lenses(b)))
+  end
+  local list_all = actions(nil)
+  local again, offered2 = titled(list_all, 'Apply all blocks')
+  local revert = titled(list_all, 'Revert all blocks')
+  check(#again == 0, '"Apply all blocks" no longer offered', offered2)
+  check(#revert == 1, '"Revert all blocks" offered, once', offered2)
+  log('     code actions (no filter): %s', offered2)
+  local st
+  done = 0
+  fsrb.status(buf, function(err, result) st = { err = err, result = result } end)
+  vim.wait(5000, function() return st ~= nil end, 20)
+  local states = {}
+  for _, b in ipairs((st and type(st.result) == 'table' and st.result.blocks) or {}) do
+    table.insert(states, b.state)
+  end
+  check(st and st.err == nil and type(st.result) == 'table' and st.result.state == 'applied' and #states == nblocks
+    and table.concat(states, ','):gsub('applied', '') == string.rep(',', nblocks - 1),
+    'fsrb.status: the patch and every block "applied"', vim.inspect(st))
 
-  -- 5. :FsrbApplyBlock with no argument applies the block under the cursor.
+  -- 6. fsrb.applyAll again changes nothing, on disk or in any buffer.
+  local disk_before, dirs_before = tree(ws)
+  local bufs_before = buffers()
+  local n_edits = #edits
+  done, applied = 0, 0
+  vim.cmd('FsrbApplyAll')
+  vim.wait(10000, function() return done >= 1 end, 20)
+  vim.wait(300, function() return applied > 0 end, 20)
+  last = fsrb.last_command or {}
+  log('     fsrb.applyAll again: %s', last.err and ('error: ' .. tostring(last.err.message)) or vim.inspect(last.result):gsub('%s+', ' '))
+  check(#edits == n_edits and applied == 0, 'a second fsrb.applyAll sends no edit', edits[#edits])
+  vim.cmd('silent! wall')
+  local disk_after, dirs_after = tree(ws)
+  check(vim.deep_equal(disk_before, disk_after) and vim.deep_equal(dirs_before, dirs_after), 'a second fsrb.applyAll changes no byte on disk',
+    vim.inspect(disk_after['src/app.py']))
+  check(vim.deep_equal(bufs_before, buffers()), 'a second fsrb.applyAll changes no buffer')
+
+  -- 7. :FsrbRevertAll puts every file back as it was, byte for byte.
+  local revert_seen = fsrb.revert_all ~= nil and vim.fn.exists(':FsrbRevertAll') == 2
+  check(revert_seen, ':FsrbRevertAll defined')
+  done, applied = 0, 0
+  vim.cmd('FsrbRevertAll')
+  vim.wait(10000, function() return done >= 1 and applied >= 1 end, 20)
+  last = fsrb.last_command or {}
+  check(applied == 1 and last.err == nil and type(last.result) == 'table' and last.result.applied == true,
+    'fsrb.revertAll: the edit applied', last.err and last.err.message or vim.inspect(last.result))
+  log('     the revert edit: %s', edits[#edits] or '(none)')
+  vim.cmd('silent! wall')
+  same_tree('after revert', os.getenv('FSRB_BEFORE'), ws)
+  t = ms()
+  local ready = vim.wait(5000, function()
+    return #titled(actions(nil), 'Apply all blocks') == 1 and lens_titles():find('#1 applies at README.md:', 1, true) ~= nil
+  end, 20)
+  check(ready, string.format('after the revert the patch is ready again: "Apply all blocks" offered, "#1 applies at" (%d ms)', ms() - t), lens_titles())
+  fsrb.apply_workspace_edit = orig_apply
+
+  -- 8. :FsrbApplyBlock with no argument applies the block under the cursor.
   local f = io.open(ws .. '/second.fsrb', 'w')
   f:write('notes/a.txt\n<<<<<<< SEARCH\n=======\nfirst\n>>>>>>> REPLACE\n\nnotes/b.txt\n<<<<<<< SEARCH\n=======\nsecond\n>>>>>>> REPLACE\n')
   f:close()
@@ -231,13 +433,12 @@ local function main()
   check(last.arguments and last.arguments[2] == 2, ':FsrbApplyBlock picked block #2 under the cursor', vim.inspect(last.arguments))
   check(read(ws .. '/notes/b.txt') == 'second\n' and read(ws .. '/notes/a.txt') == nil, ':FsrbApplyBlock created notes/b.txt only', tostring(read(ws .. '/notes/b.txt')))
 
-  -- 6. A server that cannot be found is reported clearly (and nothing starts).
+  -- 9. A server that cannot be found is reported clearly (and nothing starts).
   local notes = {}
   local notify = vim.notify
   vim.notify = function(msg, level)
     table.insert(notes, { msg = msg, level = level })
   end
-  local fsrb = require('fsrb')
   local saved = fsrb.config.cmd
   fsrb.config.cmd = { ws .. '/no/such/fsrb-lsp' }
   fsrb._warned = false
@@ -248,10 +449,14 @@ local function main()
   check(id == nil and said:find("cannot start the language server: '.-no/such/fsrb%-lsp' is not executable") ~= nil
     and notes[1].level == vim.log.levels.ERROR, 'a missing server is an error message naming it', said)
 
-  -- 7. :checkhealth fsrb
+  -- 10. :checkhealth fsrb
   vim.cmd('checkhealth fsrb')
   local health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
   check(health:find('OK', 1, true) and not health:find('ERROR', 1, true), ':checkhealth fsrb reports OK and no ERROR', health)
+
+  -- 11. Nothing the plugin (or this test) calls is deprecated.
+  local messages = vim.fn.execute('messages')
+  check(not messages:lower():find('deprecated', 1, true), 'no deprecation warning in :messages', messages)
 end
 
 local ok, err = xpcall(main, debug.traceback)

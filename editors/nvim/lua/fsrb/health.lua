@@ -70,7 +70,7 @@ function M.check()
   if vim.fn.has('nvim-0.8') == 0 then
     info('Neovim 0.7: the plugin creates the folders of new files before applying an edit, and drops the extra empty last line 0.7 leaves in a new file')
   end
-  info('LSP log: ' .. vim.lsp.get_log_path())
+  info('LSP log: ' .. fsrb.log_path())
 end
 
 return M

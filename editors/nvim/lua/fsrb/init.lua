@@ -1,9 +1,12 @@
 -- fsrb for Neovim: starts (or reuses) the fsrb-lsp language server for
--- *.fsrb patch documents (and Markdown, when asked), and adds :FsrbApplyAll,
--- :FsrbApplyBlock, :FsrbRestart and :FsrbLog.
+-- *.fsrb patch documents (and Markdown, when asked), keeps the server's view
+-- of the files the patches edit in sync with their buffers, and adds
+-- :FsrbApplyAll, :FsrbApplyBlock, :FsrbRevertAll, :FsrbRevertBlock,
+-- :FsrbStatus, :FsrbRestart and :FsrbLog.
 --
 -- Works on Neovim 0.7 (Debian 12's 0.7.2) and newer: vim.lsp.start where it
--- exists (0.8+), vim.lsp.start_client + buf_attach_client before that.
+-- exists (0.8+), vim.lsp.start_client + buf_attach_client before that; no
+-- API that 0.12 reports as deprecated.
 local M = {}
 
 local defaults = {
@@ -25,6 +28,12 @@ local defaults = {
   handlers = nil,
   -- Show the server's code lenses (block status, "Apply") and keep them fresh.
   codelens = true,
+  -- Attach the client to every buffer of a file inside its root (the files
+  -- patches edit), so that the server sees their unsaved text, their edits
+  -- and their saves: without it, the server knows them from disk only and
+  -- Neovim reports no writes to it. The server publishes no diagnostics for
+  -- them and the plugin shows none.
+  sync_targets = true,
   -- The client's name (one client per root).
   name = 'fsrb',
 }
@@ -33,8 +42,11 @@ M.config = vim.deepcopy(defaults)
 M._did_setup = false
 M._clients = {} -- root_dir -> client id (Neovim 0.7 path)
 
-local uv = vim.loop
+local uv = vim.uv or vim.loop -- vim.loop is deprecated from 0.10 on
 local has_start = vim.lsp.start ~= nil -- Neovim 0.8+
+local function has(version)
+  return vim.fn.has('nvim-' .. version) == 1
+end
 
 -- Client methods take self from Neovim 0.11 on (client:request), and are
 -- plain closures before (client.request).
@@ -115,6 +127,7 @@ function M.apply_workspace_edit(edit, offset_encoding)
   local created = M.prepare_edit(edit)
   M._orig_apply(edit, offset_encoding or 'utf-16')
   M.finish_edit(created)
+  M.sync_targets()
   pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'FsrbEditApplied', modeline = false })
 end
 
@@ -131,6 +144,7 @@ local function wrap_util()
     local created = M.prepare_edit(edit)
     local r = M._orig_apply(edit, offset_encoding, ...)
     M.finish_edit(created)
+    M.sync_targets()
     return r
   end
 end
@@ -150,6 +164,56 @@ local function apply_edit_handler(err, result, ctx, config)
 end
 
 -- Clients -------------------------------------------------------------------
+
+local function filetypes()
+  local fts = vim.deepcopy(M.config.filetypes)
+  if M.config.markdown and not vim.tbl_contains(fts, 'markdown') then
+    table.insert(fts, 'markdown')
+  end
+  return fts
+end
+
+-- Whether bufnr is a patch the plugin serves (not a file patches edit).
+local function served(bufnr)
+  return vim.tbl_contains(filetypes(), vim.bo[bufnr].filetype)
+end
+M.served = served
+
+-- The buffer of uri, or nil; never creates one (vim.uri_to_bufnr would).
+local function buf_of_uri(uri)
+  local ok, fname = pcall(vim.uri_to_fname, uri)
+  if not ok then
+    return nil
+  end
+  local b = vim.fn.bufnr(fname)
+  return b > 0 and b or nil
+end
+
+-- Diagnostics for a file the client is attached to only to keep it in sync
+-- are not the plugin's to show (the server sends none; a Markdown file with
+-- blocks in it would get some while `markdown` is off).
+local function publish_diagnostics_handler(err, result, ctx, config)
+  if result and result.uri and M.config.sync_targets then
+    local b = buf_of_uri(result.uri)
+    if b and vim.api.nvim_buf_is_loaded(b) and not served(b) then
+      result = { uri = result.uri, version = result.version, diagnostics = {} }
+    end
+  end
+  return vim.lsp.handlers['textDocument/publishDiagnostics'](err, result, ctx, config)
+end
+
+-- Code lenses of a served buffer, fetched again (0.12: enabled for that
+-- buffer only; the server's workspace/codeLens/refresh keeps them fresh).
+local function refresh_lenses(bufnr)
+  if has('0.12') then
+    pcall(vim.lsp.codelens.enable, true, { bufnr = bufnr })
+  elseif has('0.10') then
+    pcall(vim.lsp.codelens.refresh, { bufnr = bufnr })
+  elseif bufnr == vim.api.nvim_get_current_buf() then
+    pcall(vim.lsp.codelens.refresh) -- the current buffer
+  end
+end
+M.refresh_lenses = refresh_lenses
 
 local function find_root(bufnr)
   local cfg = M.config
@@ -191,6 +255,7 @@ local function client_config(root)
   local cfg = M.config
   local handlers = vim.tbl_extend('force', {
     ['workspace/applyEdit'] = apply_edit_handler,
+    ['textDocument/publishDiagnostics'] = publish_diagnostics_handler,
   }, cfg.handlers or {})
   return {
     name = cfg.name,
@@ -201,7 +266,18 @@ local function client_config(root)
     settings = { fsrb = server_settings() },
     handlers = handlers,
     capabilities = cfg.capabilities,
-    on_attach = cfg.on_attach,
+    on_attach = function(client, bufnr)
+      if served(bufnr) then
+        if cfg.codelens then
+          refresh_lenses(bufnr)
+        end
+        if cfg.on_attach then
+          cfg.on_attach(client, bufnr)
+        end
+        -- A client that has just started: the files already open in its root.
+        vim.schedule(M.sync_targets)
+      end
+    end,
     on_exit = function(code, signal)
       if code ~= 0 and code ~= nil then
         vim.schedule(function()
@@ -221,7 +297,7 @@ end
 --- Starts or reuses the client for bufnr; returns its id.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  if vim.api.nvim_buf_get_option(bufnr, 'buftype') ~= '' then
+  if vim.bo[bufnr].buftype ~= '' then
     return nil
   end
   if not M.executable() then
@@ -233,7 +309,9 @@ function M.attach(bufnr)
   end
   local root = find_root(bufnr)
   if has_start then
-    return vim.lsp.start(client_config(root), { bufnr = bufnr })
+    local started = vim.lsp.start(client_config(root), { bufnr = bufnr })
+    M.sync_targets()
+    return started
   end
   local id = M._clients[root]
   local client = id and vim.lsp.get_client_by_id(id)
@@ -246,7 +324,52 @@ function M.attach(bufnr)
     M._clients[root] = id
   end
   vim.lsp.buf_attach_client(bufnr, id)
+  M.sync_targets()
   return id
+end
+
+local function inside(fname, root)
+  if not root or root == '' then
+    return false
+  end
+  root = root:gsub('/+$', '')
+  return vim.startswith(fname, root .. '/')
+end
+
+--- Attaches the fsrb clients to bufnr when it is a file inside their root
+--- (see `sync_targets`), so that its didOpen/didChange/didSave reach the
+--- server. A served buffer (a patch) is left to attach().
+function M.sync_buffer(bufnr)
+  if not M.config.sync_targets or not vim.api.nvim_buf_is_valid(bufnr) or not vim.api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  if vim.bo[bufnr].buftype ~= '' or served(bufnr) then
+    return
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' then
+    return
+  end
+  local fname = vim.fn.fnamemodify(name, ':p')
+  local real = uv.fs_realpath(fname)
+  for _, c in ipairs(M.clients()) do
+    local root = c.config and c.config.root_dir
+    if not (c.attached_buffers or {})[bufnr] and (inside(fname, root) or (real and inside(real, uv.fs_realpath(root or '') or root))) then
+      vim.lsp.buf_attach_client(bufnr, c.id)
+    end
+  end
+end
+
+--- sync_buffer for every loaded buffer.
+function M.sync_targets()
+  if not M.config.sync_targets then
+    return
+  end
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      M.sync_buffer(b)
+    end
+  end
 end
 
 --- The fsrb clients attached to bufnr (or all, with bufnr == nil).
@@ -341,14 +464,68 @@ function M.apply_block(bufnr, n, on_done)
   return execute(bufnr, 'fsrb.applyBlock', { vim.uri_from_bufnr(bufnr), n }, on_done)
 end
 
+--- Reverts every block of the patch in bufnr (all or nothing): the server
+--- refuses unless every block is applied.
+function M.revert_all(bufnr, on_done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  return execute(bufnr, 'fsrb.revertAll', { vim.uri_from_bufnr(bufnr) }, on_done)
+end
+
+--- Reverts block n (default: the block under the cursor).
+function M.revert_block(bufnr, n, on_done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not n then
+    n = block_at(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
+  end
+  return execute(bufnr, 'fsrb.revertBlock', { vim.uri_from_bufnr(bufnr), n }, on_done)
+end
+
+--- Asks the server for the patch's state: on_done(err, { state = 'ready' |
+--- 'applied' | ..., blocks = { { number, path, state, line }, ... } }).
+function M.status(bufnr, on_done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  return execute(bufnr, 'fsrb.status', { vim.uri_from_bufnr(bufnr) }, on_done)
+end
+
+local function show_status(err, result)
+  if err or type(result) ~= 'table' then
+    return
+  end
+  local parts = {}
+  for _, b in ipairs(result.blocks or {}) do
+    table.insert(parts, string.format('#%s %s %s', tostring(b.number), tostring(b.state), tostring(b.path)))
+  end
+  notify(string.format('%s; %s', tostring(result.state), #parts > 0 and table.concat(parts, ', ') or 'no blocks'))
+end
+
+local function stop(client)
+  if has('0.11') then
+    client:stop()
+  elseif client.stop then
+    client.stop()
+  else
+    vim.lsp.stop_client(client.id)
+  end
+end
+
+local function log_path()
+  if vim.lsp.log and vim.lsp.log.get_filename then -- 0.9+
+    return vim.lsp.log.get_filename()
+  end
+  return vim.lsp.get_log_path()
+end
+M.log_path = log_path
+
 --- Stops the fsrb clients and attaches the served buffers again.
 function M.restart()
   local bufs = {}
   for _, c in ipairs(M.clients()) do
     for b in pairs(c.attached_buffers or {}) do
-      bufs[b] = true
+      if vim.api.nvim_buf_is_valid(b) and served(b) then
+        bufs[b] = true -- the files in its root follow (sync_targets)
+      end
     end
-    vim.lsp.stop_client(c.id)
+    stop(c)
   end
   M._clients = {}
   vim.defer_fn(function()
@@ -368,20 +545,21 @@ local function create_commands()
   cmd('FsrbApplyBlock', function(o)
     M.apply_block(0, tonumber(o.args))
   end, { nargs = '?', desc = 'fsrb: apply block N (default: the block under the cursor)' })
+  cmd('FsrbRevertAll', function()
+    M.revert_all(0)
+  end, { desc = 'fsrb: revert every block of this applied patch (all or nothing)' })
+  cmd('FsrbRevertBlock', function(o)
+    M.revert_block(0, tonumber(o.args))
+  end, { nargs = '?', desc = 'fsrb: revert block N (default: the block under the cursor)' })
+  cmd('FsrbStatus', function()
+    M.status(0, show_status)
+  end, { desc = "fsrb: show the patch's state and each block's" })
   cmd('FsrbRestart', function()
     M.restart()
   end, { desc = 'fsrb: restart the language server' })
   cmd('FsrbLog', function()
-    vim.cmd('edit ' .. vim.fn.fnameescape(vim.lsp.get_log_path()))
+    vim.cmd('edit ' .. vim.fn.fnameescape(log_path()))
   end, { desc = "fsrb: open Neovim's LSP log" })
-end
-
-local function filetypes()
-  local fts = vim.deepcopy(M.config.filetypes)
-  if M.config.markdown and not vim.tbl_contains(fts, 'markdown') then
-    table.insert(fts, 'markdown')
-  end
-  return fts
 end
 
 --- Configures the plugin. Call once, e.g. require('fsrb').setup{}.
@@ -406,22 +584,34 @@ function M.setup(opts)
   if M.config.codelens then
     -- Block statuses as code lenses ("#2 2 matches", "#1 applies at …"),
     -- asked again whenever the server re-validates the patch.
+    -- Only for patches: the files attached for syncing get no lenses.
     vim.api.nvim_create_autocmd({ 'BufEnter', 'DiagnosticChanged' }, {
       group = group,
       callback = function(args)
         local b = args.buf
-        if b == vim.api.nvim_get_current_buf() and vim.tbl_contains(filetypes(), vim.bo[b].filetype) and #M.clients(b) > 0 then
-          pcall(vim.lsp.codelens.refresh)
+        if b == vim.api.nvim_get_current_buf() and served(b) and #M.clients(b) > 0 then
+          refresh_lenses(b)
         end
       end,
       desc = 'fsrb: refresh code lenses',
     })
   end
+  if M.config.sync_targets then
+    -- Files opened, created (also by a workspace edit, which loads them
+    -- without a window) or renamed inside a client's root.
+    vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'BufFilePost', 'BufWritePost', 'FileType' }, {
+      group = group,
+      callback = function(args)
+        M.sync_buffer(args.buf)
+      end,
+      desc = "fsrb: keep the server's view of the files patches edit in sync",
+    })
+  end
   -- Buffers already open when setup runs (lazy loading).
   local fts = filetypes()
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(fts, vim.api.nvim_buf_get_option(b, 'filetype')) then
-      if vim.api.nvim_buf_get_option(b, 'filetype') == 'fsrb' and vim.b[b].current_syntax == nil then
+    if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(fts, vim.bo[b].filetype) then
+      if vim.bo[b].filetype == 'fsrb' and vim.b[b].current_syntax == nil then
         -- The plugin's syntax file was not on 'runtimepath' yet.
         vim.api.nvim_buf_call(b, function()
           vim.cmd('setlocal syntax=fsrb')
