@@ -10,6 +10,7 @@ import {
 import { resolveServer } from './server';
 import { BlockStatus } from './status';
 import { MergeConflictGuard } from './mergeConflict';
+import { TargetSync, changeOnce } from './targets';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
@@ -30,6 +31,18 @@ export function isPatchDocument(doc: vscode.TextDocument | undefined): boolean {
   return doc.languageId === 'fsrb' || (doc.languageId === 'markdown' && markdownServed());
 }
 
+// A URI the extension serves as a patch: its open document, or when it is
+// not open (closed since), its name.
+function isPatchUri(uri: vscode.Uri): boolean {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (doc) return isPatchDocument(doc);
+  return /\.fsrb$/i.test(uri.path) || (markdownServed() && /\.(md|markdown)$/i.test(uri.path));
+}
+
+const patchCommands = ['fsrb.applyAll', 'fsrb.applyBlock', 'fsrb.revertAll', 'fsrb.revertBlock'];
+
+// The patches: the documents the features (lenses, code actions, hover, …)
+// serve. Every file document is synchronized besides (targets.ts).
 function documentSelector(): { scheme: string; language: string }[] {
   const sel = [
     { scheme: 'file', language: 'fsrb' },
@@ -41,7 +54,7 @@ function documentSelector(): { scheme: string; language: string }[] {
 
 // The block number at a line of a patch, from the server's code lenses
 // ("#N …" sits on each block's SEARCH marker).
-async function blockAt(uri: vscode.Uri, line: number): Promise<number | undefined> {
+async function blockAt(uri: vscode.Uri, line: number, verb: string): Promise<number | undefined> {
   const lenses = await status.lenses(uri);
   let best: { n: number; line: number } | undefined;
   const blocks: { n: number; line: number; title: string }[] = [];
@@ -56,7 +69,7 @@ async function blockAt(uri: vscode.Uri, line: number): Promise<number | undefine
   if (blocks.length === 0) return undefined;
   const pick = await vscode.window.showQuickPick(
     blocks.map((b) => ({ label: b.title, n: b.n })),
-    { placeHolder: 'fsrb: apply which block?' },
+    { placeHolder: `fsrb: ${verb} which block?` },
   );
   return pick?.n;
 }
@@ -82,18 +95,23 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     initializationOptions: { fuzzy: config().get<boolean>('fuzzy', false) },
     synchronize: { configurationSection: 'fsrb' },
     middleware: {
-      // The palette runs fsrb.applyAll / fsrb.applyBlock with no arguments:
-      // fill in the active patch and the block under the cursor.
+      didChange: changeOnce(),
+      // The server may analyze a synchronized file that is no patch here (a
+      // Markdown file with `fsrb.markdown` off, a target): its diagnostics
+      // are not shown.
+      handleDiagnostics: (uri, diagnostics, next) => next(uri, isPatchUri(uri) ? diagnostics : []),
+      // The palette runs the commands with no arguments: fill in the active
+      // patch and, for one block, the block under the cursor.
       executeCommand: async (command, args, next) => {
-        if (args.length === 0 && (command === 'fsrb.applyAll' || command === 'fsrb.applyBlock')) {
+        if (args.length === 0 && patchCommands.includes(command)) {
           const editor = vscode.window.activeTextEditor;
           if (!editor || !isPatchDocument(editor.document)) {
             vscode.window.showWarningMessage('fsrb: open a patch (*.fsrb) first');
             return undefined;
           }
           args = [editor.document.uri.toString()];
-          if (command === 'fsrb.applyBlock') {
-            const n = await blockAt(editor.document.uri, editor.selection.active.line);
+          if (command === 'fsrb.applyBlock' || command === 'fsrb.revertBlock') {
+            const n = await blockAt(editor.document.uri, editor.selection.active.line, command === 'fsrb.applyBlock' ? 'apply' : 'revert');
             if (n === undefined) return undefined;
             args.push(n);
           }
@@ -103,6 +121,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     },
   };
   const c = new LanguageClient('fsrb', 'fsrb', serverOptions, clientOptions);
+  c.registerFeature(new TargetSync(c));
   client = c;
   status.setClient(c);
   context.subscriptions.push(
@@ -112,6 +131,10 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   );
   try {
     await c.start();
+    // A server older than the revert commands: keep them out of the palette
+    // (the language client registers only the commands the server lists).
+    const commands = c.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+    vscode.commands.executeCommand('setContext', 'fsrb.serverReverts', commands.includes('fsrb.revertAll'));
   } catch (err) {
     output.appendLine(`[fsrb] the server did not start: ${err}`);
     vscode.window.showErrorMessage(`fsrb: the language server ${found.path} did not start: ${err}`, 'Show Log').then((choice) => {
@@ -159,8 +182,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
-  // fsrb.applyAll and fsrb.applyBlock are the server's commands: the
-  // language client registers them (with the middleware above), so that
+  // fsrb.applyAll, fsrb.applyBlock, fsrb.revertAll and fsrb.revertBlock are
+  // the server's commands: the language client registers them (with the middleware above), so that
   // code lenses, code actions and the palette all reach the server.
 
   // Activated by a Markdown file with `fsrb.markdown` off: start the server

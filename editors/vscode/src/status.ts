@@ -1,14 +1,37 @@
-// The status bar item "fsrb: 7/8 blocks apply" for the active patch. The
-// server has no status notification: the counts come from its code lenses
-// ("#N <status>" on every block, and an "Apply" lens on each block that
-// applies), asked for again whenever the patch's diagnostics change; if that
-// request fails, from the diagnostics and the SEARCH markers.
+// The status bar item for the active patch: "fsrb: 7/8 blocks apply",
+// "fsrb: 2/3 applied", "fsrb: applied". The server has no status
+// notification: the states come from its `fsrb.status` command (or, from a
+// server without it, its code lenses), asked for again whenever the patch's
+// diagnostics change, the patch is edited, or a file is edited or saved
+// (the patch may now be applied, or no longer).
 import * as vscode from 'vscode';
 import { refreshCodeLenses } from './lenses';
-import { CodeLens, CodeLensRequest, LanguageClient, State } from 'vscode-languageclient/node';
+import { CodeLens, CodeLensRequest, ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
 
 const blockTitle = /^#(\d+)\b/;
 const searchMarker = /^\s*(?:<{5,9}\s*(?:SEARCH>?|NEW_FILE)|-{3,}\s*SEARCH)\s*$/;
+
+interface Counts {
+  total: number;
+  ready: number;
+  applied: number;
+  problems: number;
+}
+
+// The answer of the server's `fsrb.status` command.
+interface ServerStatus {
+  state: 'arriving' | 'problems' | 'ready' | 'partly-applied' | 'applied';
+  blocks: { number: number; path: string; state: 'ready' | 'applied' | 'problem' | 'arriving'; line?: number }[];
+}
+
+export function countStates(states: string[]): Counts {
+  const n = (s: string) => states.filter((x) => x === s).length;
+  return { total: states.length, ready: n('ready'), applied: n('applied'), problems: n('problem') };
+}
+
+export function appliedSummary(applied: number, total: number): string {
+  return applied === total ? 'fsrb: applied' : `fsrb: ${applied}/${total} applied`;
+}
 
 export function summary(applying: number, total: number): string {
   if (total === 0) return 'fsrb: no blocks';
@@ -37,8 +60,21 @@ export class BlockStatus implements vscode.Disposable {
       }),
       vscode.workspace.onDidChangeTextDocument((e) => {
         if (e.document === vscode.window.activeTextEditor?.document) this.refresh(400);
+        else if (e.document.uri.scheme === 'file' && e.contentChanges.length > 0) this.targetsChanged();
       }),
+      vscode.workspace.onDidSaveTextDocument(() => this.targetsChanged()),
+      vscode.workspace.onDidCreateFiles(() => this.targetsChanged()),
+      vscode.workspace.onDidDeleteFiles(() => this.targetsChanged()),
     );
+  }
+
+  // A file a patch may name changed (an edit, "Apply all", a save): what the
+  // visible patches say about it may have changed without their own
+  // diagnostics changing (a patch applied with none before and none after).
+  private targetsChanged() {
+    if (!vscode.window.visibleTextEditors.some((e) => this.isPatch(e.document))) return;
+    this.refresh(400);
+    refreshCodeLenses(500);
   }
 
   setClient(c: LanguageClient | undefined) {
@@ -86,35 +122,85 @@ export class BlockStatus implements vscode.Disposable {
       this.show('fsrb: starting…', 'The fsrb language server is starting', { title: 'Show log', command: 'fsrb.showServerLog' });
       return;
     }
-    let total = 0;
-    let applying = 0;
-    const lenses = await this.lenses(doc!.uri);
+    const counts = (await this.fromServer(doc!.uri)) ?? (await this.fromLenses(doc!));
     if (gen !== this.generation) return; // a newer update is under way
-    const numbered = lenses.filter((l) => blockTitle.test(l.command?.title ?? ''));
-    if (numbered.length > 0 || lenses.length > 0) {
-      total = numbered.length;
-      const ok = new Set<number>();
-      for (const l of lenses) {
-        if (l.command?.command === 'fsrb.applyBlock' && typeof l.command.arguments?.[1] === 'number') ok.add(l.command.arguments[1]);
-      }
-      applying = ok.size;
-    } else {
-      // Fallback: SEARCH markers in the text, minus the blocks named by an error.
-      total = doc!.getText().split(/\r?\n/).filter((l) => searchMarker.test(l)).length;
-      const bad = new Set<number>();
-      for (const d of vscode.languages.getDiagnostics(doc!.uri)) {
-        const m = /block #(\d+)/.exec(d.message);
-        if (d.source === 'fsrb' && d.severity === vscode.DiagnosticSeverity.Error && m) bad.add(Number(m[1]));
-      }
-      applying = Math.max(0, total - bad.size);
+    const { total, ready, applied, problems } = counts;
+    const uri = doc!.uri.toString();
+    if (total > 0 && applied === total) {
+      this.show(
+        'fsrb: applied',
+        `Every block of this patch is applied (${total} ${total === 1 ? 'block' : 'blocks'}): click to revert them all`,
+        { title: 'Revert all blocks', command: 'fsrb.revertAll', arguments: [uri] },
+      );
+      return;
     }
-    const all = total > 0 && applying === total;
+    if (applied > 0) {
+      const rest = problems === 0 && ready === total - applied;
+      this.show(
+        appliedSummary(applied, total),
+        rest
+          ? `${applied} of ${total} blocks are applied; the other ${total - applied} validate: click to apply them`
+          : `${applied} of ${total} blocks are applied; ${problems || total - applied - ready} do not apply: click for the Problems panel`,
+        rest ? { title: 'Apply all blocks', command: 'fsrb.applyAll', arguments: [uri] } : { title: 'Show problems', command: 'workbench.actions.view.problems' },
+      );
+      if (!rest) this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
+      return;
+    }
+    const all = total > 0 && ready === total;
     this.show(
-      summary(applying, total),
-      all ? 'Every block validates: click to apply them all (all or nothing)' : `${total - applying} of ${total} blocks do not apply: click for the Problems panel`,
-      all ? { title: 'Apply all blocks', command: 'fsrb.applyAll', arguments: [doc!.uri.toString()] } : { title: 'Show problems', command: 'workbench.actions.view.problems' },
+      summary(ready, total),
+      all ? 'Every block validates: click to apply them all (all or nothing)' : `${total - ready} of ${total} blocks do not apply: click for the Problems panel`,
+      all ? { title: 'Apply all blocks', command: 'fsrb.applyAll', arguments: [uri] } : { title: 'Show problems', command: 'workbench.actions.view.problems' },
     );
     this.item.backgroundColor = all || total === 0 ? undefined : new vscode.ThemeColor('statusBarItem.warningBackground');
+  }
+
+  /** The counts from the server's `fsrb.status` command, when it has one. */
+  private async fromServer(uri: vscode.Uri): Promise<Counts | undefined> {
+    const c = this.client;
+    if (!c || c.state !== State.Running) return undefined;
+    const commands = c.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+    if (!commands.includes('fsrb.status')) return undefined;
+    try {
+      const res = (await c.sendRequest(ExecuteCommandRequest.type, {
+        command: 'fsrb.status',
+        arguments: [c.code2ProtocolConverter.asUri(uri)],
+      })) as ServerStatus | null;
+      if (!res || !Array.isArray(res.blocks)) return undefined;
+      return countStates(res.blocks.map((b) => b.state));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The counts from the server's code lenses: "#N …" on every block, an
+   * "Apply" lens on each block that applies, a "Revert" lens on each applied
+   * one. If that request fails, from the diagnostics and the SEARCH markers.
+   */
+  private async fromLenses(doc: vscode.TextDocument): Promise<Counts> {
+    const lenses = await this.lenses(doc.uri);
+    const numbered = lenses.filter((l) => blockTitle.test(l.command?.title ?? ''));
+    if (numbered.length > 0 || lenses.length > 0) {
+      const ready = new Set<number>();
+      const applied = new Set<number>();
+      for (const l of lenses) {
+        const n = l.command?.arguments?.[1];
+        if (typeof n !== 'number') continue;
+        if (l.command?.command === 'fsrb.applyBlock') ready.add(n);
+        if (l.command?.command === 'fsrb.revertBlock') applied.add(n);
+      }
+      const total = numbered.length;
+      return { total, ready: ready.size, applied: applied.size, problems: total - ready.size - applied.size };
+    }
+    // Fallback: SEARCH markers in the text, minus the blocks named by an error.
+    const total = doc.getText().split(/\r?\n/).filter((l) => searchMarker.test(l)).length;
+    const bad = new Set<number>();
+    for (const d of vscode.languages.getDiagnostics(doc.uri)) {
+      const m = /block #(\d+)/.exec(d.message);
+      if (d.source === 'fsrb' && d.severity === vscode.DiagnosticSeverity.Error && m) bad.add(Number(m[1]));
+    }
+    return { total, ready: Math.max(0, total - bad.size), applied: 0, problems: bad.size };
   }
 
   private show(text: string, tooltip: string, command: vscode.Command) {
