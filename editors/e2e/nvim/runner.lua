@@ -291,9 +291,15 @@ local function main()
       local uri = c.textDocument and c.textDocument.uri or c.uri or c.oldUri
       local rel = vim.uri_to_fname(uri):sub(#ws + 2)
       if c.kind then
-        table.insert(ops, c.kind .. ' ' .. (rel == '' and '.' or rel) .. (c.options and c.options.recursive and ' (recursive)' or ''))
+        local opts = {}
+        for k, v in pairs(c.options or {}) do
+          table.insert(opts, k .. '=' .. tostring(v))
+        end
+        table.sort(opts)
+        table.insert(ops, c.kind .. ' ' .. (rel == '' and '.' or rel) .. (#opts > 0 and (' {' .. table.concat(opts, ',') .. '}') or ''))
       else
-        table.insert(ops, string.format('edit %s v%s (%d)', rel, tostring(c.textDocument.version), #c.edits))
+        local v = c.textDocument.version
+        table.insert(ops, string.format('edit %s v%s (%d)', rel, v == vim.NIL and 'null' or tostring(v), #c.edits))
       end
     end
     for uri, e in pairs(edit.changes or {}) do
@@ -402,18 +408,19 @@ local function main()
   local revert_seen = fsrb.revert_all ~= nil and vim.fn.exists(':FsrbRevertAll') == 2
   check(revert_seen, ':FsrbRevertAll defined')
   done, applied = 0, 0
+  n_edits = #edits
   vim.cmd('FsrbRevertAll')
   vim.wait(10000, function() return done >= 1 and applied >= 1 end, 20)
   last = fsrb.last_command or {}
   check(applied == 1 and last.err == nil and type(last.result) == 'table' and last.result.applied == true,
     'fsrb.revertAll: the edit applied', last.err and last.err.message or vim.inspect(last.result))
-  log('     the revert edit: %s', edits[#edits] or '(none)')
+  log('     the revert edit: %s', #edits > n_edits and edits[#edits] or '(none)')
   vim.cmd('silent! wall')
   same_tree('after revert', os.getenv('FSRB_BEFORE'), ws)
   t = ms()
   local ready = vim.wait(5000, function()
-    return #titled(actions(nil), 'Apply all blocks') == 1 and lens_titles():find('#1 applies at README.md:', 1, true) ~= nil
-  end, 20)
+    return lens_titles():find('#1 applies at README.md:', 1, true) ~= nil and #titled(actions(nil), 'Apply all blocks') == 1
+  end, 100)
   check(ready, string.format('after the revert the patch is ready again: "Apply all blocks" offered, "#1 applies at" (%d ms)', ms() - t), lens_titles())
   fsrb.apply_workspace_edit = orig_apply
 
