@@ -1,38 +1,80 @@
 #!/usr/bin/env bash
-# Captures Neovim (0.7.2, in tmux) showing fsrb's diagnostics on the e2e
-# patch, for the README: editors/screenshots/nvim.txt (plain text) and
-# nvim.png (the same screen rendered by headless Chromium).
+# Captures Neovim in tmux on the e2e patch, for the README, as plain text and
+# as a PNG (the same screen rendered by headless Chromium):
+#   - screenshots/nvim.{txt,png}: Neovim 0.7.2 (the system's) showing fsrb's
+#     diagnostics and lenses on the patch as the model wrote it;
+#   - screenshots/nvim-applied.{txt,png}: Neovim 0.12 (the cache's forky
+#     wrapper, see modern-nvim.sh; NVIM_APPLIED=... to use another) after the
+#     "farewell" quick fix, :FsrbApplyAll and :wall (capture-applied.lua): the
+#     patch showing itself applied, over the edited src/app.py.
+#   usage: nvim-capture.sh [OUT_DIR]     (FSRB_LSP_BIN: a prebuilt server)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 out="${1:-$repo/editors/screenshots}"
+cache="${FSRB_E2E_CACHE:-$HOME/.cache/fsrb-e2e}"
+nvim_applied="${NVIM_APPLIED:-$cache/nvim-versions/nvim-forky}"
+[ -x "$nvim_applied" ] || { echo "nvim-capture: $nvim_applied missing: run editors/e2e/setup.sh" >&2; exit 1; }
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/fsrb-nvim-capture.XXXXXX")"
-session="fsrb-capture-$$"
-trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb-lsp )
-mkdir -p "$tmp/ws" "$tmp/config/nvim" "$tmp/data/nvim/site/pack/fsrb/start"
-cp -R "$here/fixture/before/." "$tmp/ws/"; cp "$here/fixture/change.fsrb" "$tmp/ws/"
+session=""
+trap '[ -z "$session" ] || tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin"
+if [ -n "${FSRB_LSP_BIN:-}" ]; then
+  cp "$FSRB_LSP_BIN" "$tmp/bin/fsrb-lsp"
+else
+  ( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb-lsp )
+fi
+mkdir -p "$tmp/config/nvim" "$tmp/data/nvim/site/pack/fsrb/start" "$out"
 ln -s "$repo/editors/nvim" "$tmp/data/nvim/site/pack/fsrb/start/fsrb"
 cat >"$tmp/config/nvim/init.lua" <<LUA
+vim.g.loaded_python3_provider = 0
 vim.o.termguicolors = true
 vim.o.number = true
 vim.o.signcolumn = 'yes'
 vim.o.laststatus = 2
+vim.o.shortmess = vim.o.shortmess .. 'F'
 vim.diagnostic.config({ virtual_text = { spacing = 2 }, signs = true, underline = true })
 require('fsrb').setup({ cmd = { '$tmp/bin/fsrb-lsp' } })
 LUA
-tmux new-session -d -s "$session" -x 110 -y 30 \
-  "cd '$tmp/ws' && XDG_CONFIG_HOME='$tmp/config' XDG_DATA_HOME='$tmp/data' XDG_CACHE_HOME='$tmp/cache' XDG_STATE_HOME='$tmp/state' TERM=xterm-256color nvim -i NONE -n change.fsrb"
+
+# start NAME NVIM [ARGS...]: a fresh copy of the fixture and Neovim in tmux.
+start() {
+  local name=$1 nvim=$2; shift 2
+  rm -rf "$tmp/ws-$name"; mkdir -p "$tmp/ws-$name"
+  cp -R "$here/fixture/before/." "$tmp/ws-$name/"; cp "$here/fixture/change.fsrb" "$tmp/ws-$name/"
+  [ -z "$session" ] || tmux kill-session -t "$session" 2>/dev/null || true
+  session="fsrb-capture-$$-$name"
+  tmux new-session -d -s "$session" -x 110 -y 30 \
+    "cd '$tmp/ws-$name' && FSRB_CAPTURE_FLAG='$tmp/flag-$name' XDG_CONFIG_HOME='$tmp/config' XDG_DATA_HOME='$tmp/data' XDG_CACHE_HOME='$tmp/cache-$name' XDG_STATE_HOME='$tmp/state-$name' TERM=xterm-256color '$nvim' -i NONE -n $*"
+}
+
+# shoot NAME: the pane as text and as a PNG.
+shoot() {
+  local name=$1
+  tmux capture-pane -t "$session" -p >"$out/$name.txt"
+  tmux capture-pane -t "$session" -p -e >"$tmp/$name.ansi"
+  python3 "$here/ansi2html.py" <"$tmp/$name.ansi" >"$tmp/$name.html"
+  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
+    --window-size=1020,560 --screenshot="$out/$name.png" "file://$tmp/$name.html" >/dev/null 2>&1
+  echo "wrote $out/$name.txt and $out/$name.png"
+}
+
+# 1. Neovim 0.7.2: the diagnostics on the patch as written.
+start diagnostics nvim change.fsrb
 sleep 2
 tmux send-keys -t "$session" '3jzt' ''
-sleep 0.5
-sleep 0.5
+sleep 1
 tmux send-keys -t "$session" '9j' ':echo ""' Enter
 sleep 0.5
-mkdir -p "$out"
-tmux capture-pane -t "$session" -p >"$out/nvim.txt"
-tmux capture-pane -t "$session" -p -e >"$tmp/screen.ansi"
-python3 "$here/ansi2html.py" <"$tmp/screen.ansi" >"$tmp/screen.html"
-chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
-  --window-size=1020,560 --screenshot="$out/nvim.png" "file://$tmp/screen.html" >/dev/null 2>&1
-echo "wrote $out/nvim.txt and $out/nvim.png"
+shoot nvim
+
+# 2. Neovim 0.12: applied. The patch above, src/app.py below.
+start applied "$nvim_applied" change.fsrb
+sleep 1
+tmux send-keys -t "$session" ":luafile $here/nvim/capture-applied.lua" Enter
+for _ in $(seq 100); do [ -s "$tmp/flag-applied" ] && break; sleep 0.1; done
+flag=$(cat "$tmp/flag-applied" 2>/dev/null || echo "no answer")
+[ "$flag" = done ] || { tmux capture-pane -t "$session" -p >&2; echo "nvim-capture: $flag" >&2; exit 1; }
+tmux send-keys -t "$session" ':belowright split +11 src/app.py' Enter ':wincmd k' Enter ':echo ""' Enter
+sleep 1
+shoot nvim-applied
