@@ -145,6 +145,10 @@ local function main()
   local applied = 0
   vim.api.nvim_create_autocmd('User', { pattern = 'FsrbEditApplied', callback = function() applied = applied + 1 end })
 
+  -- src/app.py is open before the patch (the client attaches to it when it
+  -- starts); README.md and docs/guide/usage.md are loaded by the edit.
+  vim.cmd('edit src/app.py')
+  local app = vim.api.nvim_get_current_buf()
   vim.cmd('edit change.fsrb')
   local buf = vim.api.nvim_get_current_buf()
   check(vim.bo[buf].filetype == 'fsrb', 'ftdetect: *.fsrb has filetype fsrb', vim.bo[buf].filetype)
@@ -178,6 +182,8 @@ local function main()
     fatal('no ambiguous diagnostic: cannot go on')
   end
   check(#require('fsrb').clients(buf) == 1, 'one client attached')
+  check(vim.wait(2000, function() return #require('fsrb').clients(app) == 1 end, 20),
+    'src/app.py, open before the patch, attached to the client when it started')
 
   -- 2. Disambiguate block #2 so that it targets farewell().
   local client = require('fsrb').clients(buf)[1]
@@ -439,6 +445,16 @@ local function main()
   last = require('fsrb').last_command or {}
   check(last.arguments and last.arguments[2] == 2, ':FsrbApplyBlock picked block #2 under the cursor', vim.inspect(last.arguments))
   check(read(ws .. '/notes/b.txt') == 'second\n' and read(ws .. '/notes/a.txt') == nil, ':FsrbApplyBlock created notes/b.txt only', tostring(read(ws .. '/notes/b.txt')))
+
+  -- 8b. :FsrbRestart: a new client, attached to the patches and the files.
+  local old = fsrb.clients(buf)[1]
+  vim.cmd('FsrbRestart')
+  local readme = vim.fn.bufnr(ws .. '/README.md')
+  local restarted = vim.wait(5000, function()
+    local c, r = fsrb.clients(buf)[1], fsrb.clients(readme)[1]
+    return c ~= nil and old ~= nil and c.id ~= old.id and r ~= nil and r.id == c.id and #fsrb.clients() == 1
+  end, 20)
+  check(restarted, ':FsrbRestart: one new client, attached to the patch and to README.md')
 
   -- 9. A server that cannot be found is reported clearly (and nothing starts).
   local notes = {}
