@@ -11,7 +11,8 @@ import "fmt"
 func (v *validator) deleteFile(b *Block, t *target, res *BlockResult) {
 	d := t.doc
 	if !t.exists {
-		v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist, so it cannot be deleted", b.Path),
+		v.applied(b, res, 0, 0, b.Path+" is gone",
+			fmt.Sprintf("%s does not exist, so it cannot be deleted: it was probably deleted already", b.Path),
 			"check the path, or drop the *** Delete File line")
 		return
 	}

@@ -120,3 +120,17 @@ type Patch struct {
 	Shell    []ShellBlock
 	Problems Problems // malformed blocks, no blocks, no path; notes about inherited paths
 }
+
+// Block returns the block numbered n, or nil. Callers look blocks up by
+// number, never by index: a derived patch may hold them in another order.
+func (p *Patch) Block(n int) *Block {
+	if n >= 1 && n <= len(p.Blocks) && p.Blocks[n-1].Number == n {
+		return &p.Blocks[n-1]
+	}
+	for i := range p.Blocks {
+		if p.Blocks[i].Number == n {
+			return &p.Blocks[i]
+		}
+	}
+	return nil
+}

@@ -195,8 +195,8 @@ func problem(w io.Writer, patch *core.Patch, m *core.Mapper, pr core.Problem) {
 			fmt.Fprintf(w, "    At line %d%s: %s\n", c.Line, where, c.Context)
 		}
 		var dialect core.Dialect
-		if pr.Block >= 1 && pr.Block <= len(patch.Blocks) {
-			dialect = patch.Blocks[pr.Block-1].Dialect
+		if b := patch.Block(pr.Block); b != nil {
+			dialect = b.Dialect
 		}
 		for _, c := range pr.Candidates {
 			widened(w, dialect, c)
