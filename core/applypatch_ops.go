@@ -16,6 +16,12 @@ func (v *validator) deleteFile(b *Block, t *target, res *BlockResult) {
 			"check the path, or drop the *** Delete File line")
 		return
 	}
+	if b.Inverts != "" && d.content() != b.Search {
+		// Undoing a create: the file must hold exactly what it created.
+		v.fail(b, KindNotFound, fmt.Sprintf("%s no longer holds exactly the content the block created", b.Path),
+			"edit the file back by hand; fsrb --undo restores the last commit")
+		return
+	}
 	if b.Search != "" && d.text() != b.Search {
 		v.fail(b, KindNotFound, fmt.Sprintf("the diff deletes %s, but the file's content differs from its - lines", b.Path),
 			"make the - lines the file's whole current content, or check that you are deleting the right file")

@@ -284,6 +284,14 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 	if b.Op == OpCreate && v.appliedCreate(b, t, res) {
 		return
 	}
+	if b.Op == OpCreate && b.Inverts == OpModify && t.exists && !d.empty() && len(d.occurrences(b.Replace, 1)) == 0 {
+		// The block undone removed lines from a file that stayed: no text
+		// is left to put them back by.
+		v.fail(b, KindIrreversible,
+			fmt.Sprintf("block #%d cannot be reverted: it removed lines from %s, which is still there, and no text is left to find their place by", b.Number, b.Path),
+			irreversibleHint)
+		return
+	}
 	if b.Op == OpCreate && b.Overwrite && t.exists && !d.empty() {
 		v.overwrite(b, t)
 	}
