@@ -184,6 +184,7 @@ func revertProblem(pr *Problem, b *Block) {
 			notApplied(b.Path + " does not exist")
 		case b.Op == OpModify && pr.Kind == KindAlreadyApplied:
 			notApplied(fmt.Sprintf("its SEARCH text still stands in %s (line %d)", b.Path, pr.Line))
+			pr.Snippet = firstNonBlankLine(b.Search)
 		case b.Op == OpModify:
 			notApplied("its REPLACE text is not in " + b.Path)
 		case b.Op == OpCreate && pr.Kind == KindNotFound:

@@ -195,9 +195,7 @@ func (tc *testCase) setup(t *testing.T) (root, patchFile string) {
 // return, and a last line "<NOEOL>" means the file has no final newline.
 func decode(s string) string {
 	s = strings.ReplaceAll(s, "<CR>", "\r")
-	if strings.HasSuffix(s, "\n<NOEOL>\n") {
-		s = strings.TrimSuffix(s, "\n<NOEOL>\n")
-	}
+	s = strings.TrimSuffix(s, "\n<NOEOL>\n")
 	if strings.HasPrefix(s, "<BOM>") {
 		s = "\uFEFF" + strings.TrimPrefix(s, "<BOM>")
 	}
@@ -294,7 +292,7 @@ func TestCasesAPI(t *testing.T) {
 			if hasArg(tc.args, "--blocks") {
 				return
 			}
-			plan := validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: hasArg(tc.args, "--fuzzy")}, !hasArg(tc.args, "--syntax-check=false"))
+			plan := validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: hasArg(tc.args, "--fuzzy")}, !hasArg(tc.args, "--syntax-check=false"), hasArg(tc.args, "--revert"))
 			if tc.hasProbs {
 				var got []string
 				for _, p := range plan.Problems {
