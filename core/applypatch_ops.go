@@ -11,8 +11,15 @@ import "fmt"
 func (v *validator) deleteFile(b *Block, t *target, res *BlockResult) {
 	d := t.doc
 	if !t.exists {
-		v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist, so it cannot be deleted", b.Path),
+		v.applied(b, res, 0, 0, b.Path+" is gone",
+			fmt.Sprintf("%s does not exist, so it cannot be deleted: it was probably deleted already", b.Path),
 			"check the path, or drop the *** Delete File line")
+		return
+	}
+	if b.Inverts != "" && d.content() != b.Search {
+		// Undoing a create: the file must hold exactly what it created.
+		v.fail(b, KindNotFound, fmt.Sprintf("%s no longer holds exactly the content the block created", b.Path),
+			"edit the file back by hand; fsrb --undo restores the last commit")
 		return
 	}
 	if b.Search != "" && d.text() != b.Search {

@@ -92,6 +92,13 @@ type Block struct {
 	// File, as in Codex), with a warning.
 	Overwrite bool
 
+	// Inverts is, for a block of an inverted patch (Invert), the Op of the
+	// block it undoes; "" otherwise. It makes validation stricter where a
+	// revert needs it: a delete-file must find exactly the content the
+	// create wrote, and a create that gives back an emptied file must find
+	// that file gone.
+	Inverts Op
+
 	Span          Span // the whole block, header (if any) to closing marker
 	Header        Span // the path line; empty when inherited
 	PathSpan      Span // the path inside the header line
@@ -119,4 +126,19 @@ type Patch struct {
 	Blocks   []Block
 	Shell    []ShellBlock
 	Problems Problems // malformed blocks, no blocks, no path; notes about inherited paths
+}
+
+// Block returns the block numbered n, or nil. Blocks are in number order
+// except in an inverted patch (Invert), which keeps the numbers of the
+// blocks it undoes, in reverse.
+func (p *Patch) Block(n int) *Block {
+	if n >= 1 && n <= len(p.Blocks) && p.Blocks[n-1].Number == n {
+		return &p.Blocks[n-1]
+	}
+	for i := range p.Blocks {
+		if p.Blocks[i].Number == n {
+			return &p.Blocks[i]
+		}
+	}
+	return nil
 }

@@ -355,10 +355,10 @@ func (v *validator) placeHashline(b *Block, t *target, d *doc) match {
 func labelProblems(patch *Patch, ps Problems) {
 	for i := range ps {
 		p := &ps[i]
-		if p.Block < 1 || p.Block > len(patch.Blocks) || strings.HasPrefix(p.Message, "block #") {
+		b := patch.Block(p.Block)
+		if b == nil || strings.HasPrefix(p.Message, "block #") {
 			continue
 		}
-		b := &patch.Blocks[p.Block-1]
 		if b.Label == "" || strings.HasPrefix(p.Message, b.Label) {
 			continue
 		}

@@ -24,6 +24,13 @@ type Options struct {
 	// CLI and the language server plug tree-sitter in here; core knows no
 	// grammar (DESIGN.md layout).
 	Explain Explainer
+	// Applied validates as an editor follows a patch's life (README.md
+	// "Applied patches"): a block found in its applied state is
+	// StatusApplied with an information note, and leaves its file as it
+	// is for the blocks after it. Without it (the CLI) such a block is an
+	// already-applied error: a patch run twice is refused, never written
+	// twice.
+	Applied bool
 }
 
 // Status is what became of one block.
@@ -32,6 +39,7 @@ type Status string
 const (
 	StatusApplies Status = "applies" // it validates and is part of the plan
 	StatusFailed  Status = "failed"  // a problem stops it; see Plan.Problems
+	StatusApplied Status = "applied" // with Options.Applied: its change is already in the file
 )
 
 // BlockResult is what validation found for one block.
@@ -41,7 +49,9 @@ type BlockResult struct {
 	Status Status
 	// Line and EndLine (1-based, inclusive) are where SEARCH matched in the
 	// file as the block saw it (after the blocks before it); for a create,
-	// the lines of the new content. 0 when the block failed.
+	// the lines of the new content. For StatusApplied, where its REPLACE
+	// text stands (1..n for a created file, 0 for a deleted one). 0 when
+	// the block failed.
 	Line, EndLine int
 	Rung          string // "exact", or the fuzzy rung that matched
 }
@@ -63,6 +73,18 @@ func (p *Plan) BlockCount() int {
 	n := 0
 	for _, r := range p.Blocks {
 		if r.Status == StatusApplies {
+			n++
+		}
+	}
+	return n
+}
+
+// AppliedCount returns the number of blocks found already applied
+// (Options.Applied).
+func (p *Plan) AppliedCount() int {
+	n := 0
+	for _, r := range p.Blocks {
+		if r.Status == StatusApplied {
 			n++
 		}
 	}
@@ -156,8 +178,8 @@ func fileFolderClashes(patch *Patch, files []FileChange) Problems {
 			}
 			if n := len(fc.Blocks); n > 0 {
 				p.Block = fc.Blocks[0]
-				if p.Block >= 1 && p.Block <= len(patch.Blocks) {
-					p.Span = patch.Blocks[p.Block-1].Span
+				if b := patch.Block(p.Block); b != nil {
+					p.Span = b.Span
 				}
 			}
 			out = append(out, p)
@@ -259,6 +281,17 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 		v.move(b, t, res)
 		return
 	}
+	if b.Op == OpCreate && v.appliedCreate(b, t, res) {
+		return
+	}
+	if b.Op == OpCreate && b.Inverts == OpModify && t.exists && !d.empty() && len(d.occurrences(b.Replace, 1)) == 0 {
+		// The block undone removed lines from a file that stayed: no text
+		// is left to put them back by.
+		v.fail(b, KindIrreversible,
+			fmt.Sprintf("block #%d cannot be reverted: it removed lines from %s, which is still there, and no text is left to find their place by", b.Number, b.Path),
+			irreversibleHint)
+		return
+	}
 	if b.Op == OpCreate && b.Overwrite && t.exists && !d.empty() {
 		v.overwrite(b, t)
 	}
@@ -282,12 +315,24 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 		return
 	}
 	if !t.exists {
+		if v.opt.Applied && b.Replace == "" && b.Search != "" {
+			v.applied(b, res, 0, 0, b.Path+" is gone", "", "") // it emptied the file, which was deleted
+			return
+		}
 		v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist", b.Path),
 			"check the path; to create the file, leave SEARCH empty and put its content in REPLACE")
 		return
 	}
+	scan := appliedModify(b, d)
+	if v.appliedEdit(b, d, res, scan) {
+		return
+	}
 	m, placed := v.place(b, t, d)
-	if !placed {
+	switch {
+	case placed:
+	case scan.scanned:
+		m = v.locateOcc(b, d, scan.searchOcc)
+	default:
 		m = v.locate(b, d)
 	}
 	if m.problem != nil {
@@ -314,7 +359,11 @@ type match struct {
 // locate finds the one place of a block's SEARCH, or reports why not. In
 // fuzzy mode a block with no exact place climbs the ladder (fuzzy.go).
 func (v *validator) locate(b *Block, d *doc) match {
-	occ := d.occurrences(b.Search, maxOccurrences)
+	return v.locateOcc(b, d, d.occurrences(b.Search, maxOccurrences))
+}
+
+// locateOcc is locate with SEARCH's exact occurrences already found.
+func (v *validator) locateOcc(b *Block, d *doc, occ []int) match {
 	switch {
 	case len(occ) == 1:
 		end := occ[0] + len(b.Search)
@@ -368,16 +417,6 @@ func (v *validator) notFound(b *Block, d *doc) *Problem {
 			"copy the whole line into SEARCH (and REPLACE), or run with --fuzzy to widen it to whole lines")
 		p.Line = line
 		return p
-	}
-	if b.Replace != "" {
-		if occ := occurrences(d.text(), b.Replace, 2); len(occ) == 1 {
-			line := d.lineOf(occ[0]) + 1
-			p := v.fail(b, KindAlreadyApplied,
-				fmt.Sprintf("SEARCH block not found in file content, but its REPLACE text is already there (line %d): the patch was probably applied already", line),
-				"drop this block if the change is already in; otherwise fix SEARCH")
-			p.Line = line
-			return p
-		}
 	}
 	p := v.fail(b, KindNotFound, "SEARCH block not found in file content.",
 		"copy the exact lines from the file into SEARCH (whitespace and all), or run with --fuzzy")

@@ -20,7 +20,9 @@ const (
 	KindNotFound       Kind = "not-found"       // SEARCH matches nowhere
 	KindAmbiguous      Kind = "ambiguous"       // SEARCH matches in more than one place
 	KindPartialLine    Kind = "partial-line"    // SEARCH matches only inside a line (strict mode)
-	KindAlreadyApplied Kind = "already-applied" // SEARCH not found, but REPLACE is there once
+	KindAlreadyApplied Kind = "already-applied" // the block is in its applied state (an error, or with Options.Applied a note)
+	KindNotApplied     Kind = "not-applied"     // a revert: the block to undo is not in its applied state
+	KindIrreversible   Kind = "irreversible"    // a revert: the block's inverse cannot be found or made from the patch
 	KindMissingFile    Kind = "missing-file"    // the target file does not exist
 	KindFileExists     Kind = "file-exists"     // a create block on a non-empty existing file
 	KindOutsideRoot    Kind = "outside-root"    // the path leaves the workspace

@@ -96,8 +96,8 @@ func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange) core.Pr
 			Message: fmt.Sprintf("applying block #%d leaves a syntax error in %s:%d%s", block, fc.Display, e.Line, detail),
 			Hint:    "check the block's REPLACE text: a bracket, quote or keyword may be missing",
 		}
-		if block >= 1 && block <= len(plan.Patch.Blocks) {
-			p.Span = plan.Patch.Blocks[block-1].Span
+		if b := plan.Patch.Block(block); b != nil {
+			p.Span = b.Span
 		}
 		out = append(out, p)
 	}

@@ -195,9 +195,7 @@ func (tc *testCase) setup(t *testing.T) (root, patchFile string) {
 // return, and a last line "<NOEOL>" means the file has no final newline.
 func decode(s string) string {
 	s = strings.ReplaceAll(s, "<CR>", "\r")
-	if strings.HasSuffix(s, "\n<NOEOL>\n") {
-		s = strings.TrimSuffix(s, "\n<NOEOL>\n")
-	}
+	s = strings.TrimSuffix(s, "\n<NOEOL>\n")
 	if strings.HasPrefix(s, "<BOM>") {
 		s = "\uFEFF" + strings.TrimPrefix(s, "<BOM>")
 	}
@@ -294,7 +292,7 @@ func TestCasesAPI(t *testing.T) {
 			if hasArg(tc.args, "--blocks") {
 				return
 			}
-			plan := validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: hasArg(tc.args, "--fuzzy")}, !hasArg(tc.args, "--syntax-check=false"))
+			plan := validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: hasArg(tc.args, "--fuzzy")}, !hasArg(tc.args, "--syntax-check=false"), hasArg(tc.args, "--revert"))
 			if tc.hasProbs {
 				var got []string
 				for _, p := range plan.Problems {
@@ -374,4 +372,85 @@ func TestCasesCLI(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestCasesRevert runs every case that applies, then its revert, on the
+// disk through the commit: the tree must come back as it was (folders
+// removed by the apply included), or the revert be refused as
+// irreversible. Cases whose change the patch cannot give back byte for
+// byte (README.md "Reverting a patch") are named and skipped; core's
+// TestInvertRoundTripCases holds the same rule.
+func TestCasesRevert(t *testing.T) {
+	for _, tc := range loadCases(t) {
+		if tc.exit != 0 || hasArg(tc.args, "--revert") || hasArg(tc.args, "--blocks") || hasArg(tc.args, "--partial") {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			root, _ := tc.setup(t)
+			before := tree(t, root)
+			disk, err := commit.NewDisk(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := core.Options{Root: filepath.ToSlash(disk.Root), Fuzzy: hasArg(tc.args, "--fuzzy")}
+			patch := core.Parse(decode(tc.patch), core.ParseOptions{Format: argValue(tc.args, "--format"), Exists: func(name string) bool {
+				_, err := disk.ReadFile(name)
+				return err == nil
+			}})
+			plan := core.Validate(patch, disk, opt)
+			if !plan.OK() {
+				t.Fatalf("the case applies with the CLI but not here: %s", dumpProblems(plan.Problems))
+			}
+			if why := notExactlyRevertible(plan); why != "" {
+				t.Skip(why)
+			}
+			if _, err := commit.Commit(disk.Root, plan.Files, commit.Options{StateDir: t.TempDir()}); err != nil {
+				t.Fatalf("commit: %v", err)
+			}
+			rev := core.Revert(patch, disk, opt)
+			if !rev.OK() {
+				for _, p := range rev.Problems.Errors() {
+					if p.Kind != core.KindIrreversible {
+						t.Fatalf("revert refused, not as irreversible:\n%s", dumpProblems(rev.Problems))
+					}
+				}
+				return
+			}
+			if _, err := commit.Commit(disk.Root, rev.Files, commit.Options{StateDir: t.TempDir()}); err != nil {
+				t.Fatalf("commit of the revert: %v", err)
+			}
+			if diff := cmp.Diff(before, tree(t, root)); diff != "" {
+				t.Errorf("tree after apply and revert (-before +after):\n%s", diff)
+			}
+		})
+	}
+}
+
+// notExactlyRevertible says why the patch does not hold what it takes to
+// undo a plan byte for byte: a fuzzy rung placed a block, a file was
+// overwritten, a deleted file held a BOM, CRLF or no final newline, or a
+// create filled an existing empty file.
+func notExactlyRevertible(plan *core.Plan) string {
+	for _, r := range plan.Blocks {
+		switch r.Rung {
+		case "exact", "create", "delete", "move", "hashline":
+		default:
+			return fmt.Sprintf("block #%d was placed by the fuzzy rung %s", r.Block, r.Rung)
+		}
+	}
+	for _, p := range plan.Problems {
+		if p.Kind == core.KindOverwrite {
+			return fmt.Sprintf("block #%d overwrites a file", p.Block)
+		}
+	}
+	for _, f := range plan.Files {
+		old := string(f.Old)
+		switch {
+		case f.Action == core.ActionDelete && (strings.HasPrefix(old, "\uFEFF") || strings.Contains(old, "\r") || !strings.HasSuffix(old, "\n")):
+			return f.Display + " is deleted, and held a BOM, CRLF or no final newline"
+		case f.Existed && strings.TrimPrefix(old, "\uFEFF") == "":
+			return f.Display + " existed, empty, before the patch"
+		}
+	}
+	return ""
 }

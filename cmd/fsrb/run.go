@@ -32,18 +32,20 @@ type flags struct {
 	dryRun, diff, json, fuzzy, partial, blocks bool
 	syntaxCheck                                bool
 	root, format                               string
-	version, help, recover, undo               bool
+	version, help, recover, undo, revert       bool
 }
 
 const usage = `usage: fsrb [flags] <patchfile | ->
-
+       fsrb --revert [flags] <patchfile | ->
        fsrb read --hashlines FILE
 
 Applies the edits of a patch (SEARCH/REPLACE blocks, Cline/Roo blocks,
 *** Begin Patch, unified diffs, hashline blocks) to the files under the
 root, all or nothing. Exit status: 0 applied, 1 validation or commit
-failure (nothing written), 2 usage error. "fsrb read --hashlines FILE"
-prints FILE as N:hhhh|line for hashline SEARCH blocks.
+failure (nothing written), 2 usage error. A patch already applied is
+refused (already-applied), never written twice. "fsrb --revert PATCH"
+undoes a patch whose every block is applied, all or nothing. "fsrb read
+--hashlines FILE" prints FILE as N:hhhh|line for hashline SEARCH blocks.
 
 Flags:
 `
@@ -66,6 +68,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.format, "format", "auto", "force a dialect: "+strings.Join(core.Formats, "|"))
 	fs.BoolVar(&f.recover, "recover", false, "roll back a commit that was cut off part-way (crash, kill)")
 	fs.BoolVar(&f.undo, "undo", false, "restore the files of the last commit under the root")
+	fs.BoolVar(&f.revert, "revert", false, "undo the patch: apply its inverse, only if every block of it is applied")
 	fs.BoolVar(&f.version, "version", false, "print the version")
 	fs.BoolVarP(&f.help, "help", "h", false, "print this help")
 	if err := fs.Parse(args); err != nil {
@@ -85,6 +88,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root, given, err := resolveRoot(f.root)
 	if err != nil {
 		return usageError(stderr, err.Error())
+	}
+	if f.revert && (f.recover || f.undo || f.partial || f.blocks) {
+		return usageError(stderr, "--revert undoes a whole patch: it cannot be combined with --recover, --undo, --partial or --blocks")
 	}
 	if f.recover || f.undo {
 		if fs.NArg() > 0 {
@@ -201,8 +207,8 @@ func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 	if pending, err := commit.Pending(disk.Root, commit.Options{}); err == nil && pending {
 		return recoveryNeeded(patch, f, stdout, stderr)
 	}
-	plan := validate(patch, disk, core.Options{Root: slashRoot, RootAliases: aliases, Fuzzy: f.fuzzy}, f.syntaxCheck)
-	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Color: colorOK(stdout)}
+	plan := validate(patch, disk, core.Options{Root: slashRoot, RootAliases: aliases, Fuzzy: f.fuzzy}, f.syntaxCheck, f.revert)
+	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Color: colorOK(stdout), Revert: f.revert}
 	switch {
 	case f.dryRun:
 		o.Mode = report.ModeDryRun
@@ -244,10 +250,15 @@ func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 
 // validate is the engine as the CLI runs it: core, with tree-sitter
 // plugged in to explain ambiguous blocks and to check the syntax of what
-// the plan writes (warnings; they never stop a commit).
-func validate(patch *core.Patch, fsys core.FS, opt core.Options, syntaxCheck bool) *core.Plan {
+// the plan writes (warnings; they never stop a commit). With revert, the
+// plan is the patch's inverse (core.Revert).
+func validate(patch *core.Patch, fsys core.FS, opt core.Options, syntaxCheck, revert bool) *core.Plan {
 	opt.Explain = treesitter.Explain
-	plan := core.Validate(patch, fsys, opt)
+	check := core.Validate
+	if revert {
+		check = core.Revert
+	}
+	plan := check(patch, fsys, opt)
 	if !syntaxCheck {
 		return plan
 	}

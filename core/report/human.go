@@ -33,6 +33,10 @@ type Outcome struct {
 	// Diffs, with --diff, is each file's unified diff by its Display path:
 	// the JSON report carries it per file (text output prints it before).
 	Diffs map[string]string
+	// Revert: the plan undoes a patch (core.Revert); the report says
+	// "Reverted", "Restored" and "reverted" where an apply says "Saved",
+	// "Created" and "applied".
+	Revert bool
 }
 
 const (
@@ -77,10 +81,14 @@ func Human(stdout, stderr io.Writer, o Outcome) {
 		if f.Action == core.ActionDelete && moved[f.Display] {
 			continue
 		}
-		fmt.Fprintln(stdout, fileLine(f, o.Mode == ModeDryRun))
+		fmt.Fprintln(stdout, fileLine(f, o.Mode == ModeDryRun, o.Revert))
 	}
 	blocks, files := Plural(p.BlockCount(), "block"), Plural(len(p.Files), "file")
 	switch {
+	case o.Revert && o.Mode == ModeDryRun:
+		fmt.Fprintf(stdout, "\n%s All %s would be reverted in %s; nothing was written.\n", o.paint(yellow, "[DRY RUN]"), blocks, files)
+	case o.Revert:
+		fmt.Fprintf(stdout, "\n%s All %s reverted in %s.\n", o.paint(green, "[SUCCESS]"), blocks, files)
 	case o.Mode == ModeDryRun:
 		fmt.Fprintf(stdout, "\n%s All %s would apply to %s; nothing was written.\n", o.paint(yellow, "[DRY RUN]"), blocks, files)
 	case p.OK():
@@ -92,8 +100,16 @@ func Human(stdout, stderr io.Writer, o Outcome) {
 	}
 }
 
-func fileLine(f core.FileChange, dry bool) string {
+func fileLine(f core.FileChange, dry, revert bool) string {
 	switch {
+	case revert && f.MovedFrom == "" && f.Action == core.ActionCreate && dry:
+		return "Would restore " + f.Display
+	case revert && f.MovedFrom == "" && f.Action == core.ActionCreate:
+		return "Restored " + f.Display
+	case revert && f.Action == core.ActionModify && dry:
+		return "Would revert changes to " + f.Display
+	case revert && f.Action == core.ActionModify:
+		return "Reverted changes to " + f.Display
 	case dry && f.MovedFrom != "":
 		return "Would move " + f.MovedFrom + " to " + f.Display
 	case f.MovedFrom != "":
@@ -137,6 +153,10 @@ func Failure(w io.Writer, o Outcome) {
 	}
 	fmt.Fprintf(w, "%s Validation failed.\n\n", o.paint(red, "[ERROR]"))
 	problems(w, o)
+	if o.Revert {
+		fmt.Fprintln(w, "Nothing was reverted.")
+		return
+	}
 	fmt.Fprintln(w, "Nothing was written.")
 }
 
@@ -165,7 +185,10 @@ func problems(w io.Writer, o Outcome) {
 }
 
 func problem(w io.Writer, patch *core.Patch, m *core.Mapper, pr core.Problem) {
-	if pr.Block > 0 {
+	if prefix := fmt.Sprintf("block #%d ", pr.Block); pr.Block > 0 && strings.HasPrefix(pr.Message, prefix) {
+		// "block #2 is not applied: ..." names its block already.
+		fmt.Fprintf(w, "  - B%s\n", pr.Message[1:])
+	} else if pr.Block > 0 {
 		fmt.Fprintf(w, "  - Block #%d: %s\n", pr.Block, pr.Message)
 	} else {
 		fmt.Fprintf(w, "  - %s\n", pr.Message)
@@ -195,8 +218,8 @@ func problem(w io.Writer, patch *core.Patch, m *core.Mapper, pr core.Problem) {
 			fmt.Fprintf(w, "    At line %d%s: %s\n", c.Line, where, c.Context)
 		}
 		var dialect core.Dialect
-		if pr.Block >= 1 && pr.Block <= len(patch.Blocks) {
-			dialect = patch.Blocks[pr.Block-1].Dialect
+		if b := patch.Block(pr.Block); b != nil {
+			dialect = b.Dialect
 		}
 		for _, c := range pr.Candidates {
 			widened(w, dialect, c)

@@ -14,6 +14,7 @@ type jsonReport struct {
 	Format  jsonFormat    `json:"format"`
 	DryRun  bool          `json:"dry_run,omitempty"`
 	Partial bool          `json:"partial,omitempty"`
+	Revert  bool          `json:"revert,omitempty"`
 	Written bool          `json:"written"`
 	Files   []jsonFile    `json:"files"`
 	Skipped []int         `json:"skipped,omitempty"`
@@ -77,6 +78,7 @@ func JSON(w io.Writer, o Outcome) error {
 		Format:  formatOf(p.Patch),
 		DryRun:  o.Mode == ModeDryRun,
 		Partial: o.Mode == ModePartial,
+		Revert:  o.Revert,
 		Written: o.Written,
 		Files:   []jsonFile{},
 		Errors:  []jsonProblem{},

@@ -1,0 +1,152 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The applied state of a block (README.md "Applied patches"): the file
+// looks as the block leaves it. A patch run twice must be refused, never
+// written twice, and an editor shows an applied patch as applied, not as
+// errors. Only exact text counts: a fuzzy rung never declares a block
+// applied.
+//
+//   - modify: REPLACE occurs exactly once and every occurrence of SEARCH
+//     lies inside it (SEARCH gone, or kept inside REPLACE by an append,
+//     a prepend or a wrap). A block whose SEARCH equals its REPLACE
+//     changes nothing and is never "applied": it stays ready.
+//   - create: the file exists and holds exactly the block's text (LF, no
+//     BOM).
+//   - delete-file, and (with Options.Applied) a modify that empties its
+//     file: the file does not exist.
+
+// content is the file's text as it stands (LF, without BOM), with a final
+// newline only if the file has one.
+func (d *doc) content() string {
+	if d.noFinalEOL {
+		return strings.TrimSuffix(d.text(), "\n")
+	}
+	return d.text()
+}
+
+// appliedScan is what appliedModify found: whether the block stands
+// applied (at: the offset of its REPLACE text; gone: SEARCH occurs
+// nowhere), and SEARCH's occurrences when it looked for them, which
+// locate reuses: the check costs no second scan of the file in the common
+// case, a SEARCH found and a REPLACE that does not hold it.
+type appliedScan struct {
+	at        int
+	gone, ok  bool
+	searchOcc []int
+	scanned   bool
+}
+
+// appliedModify reports whether a modify block stands applied in d.
+func appliedModify(b *Block, d *doc) (r appliedScan) {
+	if b.Replace == "" || b.Search == b.Replace {
+		return r
+	}
+	repl := withEOL(b.Replace)
+	search := withEOL(b.Search)
+	if search != "" {
+		r.searchOcc = d.occurrences(search, maxOccurrences)
+		r.scanned = search == b.Search
+		if len(r.searchOcc) == maxOccurrences || len(r.searchOcc) > 0 && !strings.Contains(repl, search) {
+			return r // SEARCH stands outside any REPLACE: not applied
+		}
+	}
+	occ := d.occurrences(repl, 2)
+	if len(occ) != 1 {
+		return r
+	}
+	end := occ[0] + len(repl)
+	if search == "" {
+		// An addition-only apply-patch hunk: without an anchor it adds at
+		// the end of the file, so that is where it must stand.
+		if (len(b.Anchors) == 0 || b.EOF) && end != d.len() {
+			return r
+		}
+	}
+	for _, o := range r.searchOcc {
+		if o < occ[0] || o+len(search) > end {
+			return r // SEARCH stands outside: not applied
+		}
+	}
+	r.at, r.gone, r.ok = occ[0], len(r.searchOcc) == 0, true
+	return r
+}
+
+func withEOL(s string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		return s + "\n"
+	}
+	return s
+}
+
+// linesOf counts the lines of a text, a last line without newline too.
+func linesOf(s string) int {
+	n := strings.Count(s, "\n")
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		n++
+	}
+	return n
+}
+
+// fileAt writes a place in a file the way compilers do: app.py:12,
+// app.py:12-14.
+func fileAt(path string, line, end int) string {
+	if end > line {
+		return fmt.Sprintf("%s:%d-%d", path, line, end)
+	}
+	return fmt.Sprintf("%s:%d", path, line)
+}
+
+// applied records a block found in its applied state: with
+// Options.Applied, StatusApplied and a note that says where (its file
+// state is left as it is); without, an already-applied error (msg, hint).
+func (v *validator) applied(b *Block, res *BlockResult, line, end int, where, msg, hint string) {
+	if !v.opt.Applied {
+		p := v.fail(b, KindAlreadyApplied, msg, hint)
+		p.Line = line
+		return
+	}
+	res.Status, res.Rung = StatusApplied, ""
+	res.Line, res.EndLine = line, end
+	v.plan.Problems = append(v.plan.Problems, Problem{
+		Kind: KindAlreadyApplied, Severity: SeverityInfo, Block: b.Number, Path: b.Path, Span: b.Span, Line: line,
+		Message: fmt.Sprintf("block #%d is applied: %s", b.Number, where),
+		Hint:    "nothing to do; to undo the patch, revert it (fsrb --revert)",
+	})
+}
+
+// appliedCreate handles a create whose file already holds its text.
+func (v *validator) appliedCreate(b *Block, t *target, res *BlockResult) bool {
+	if !t.exists || t.doc.content() != b.Replace {
+		return false
+	}
+	n := max(1, linesOf(b.Replace))
+	v.applied(b, res, 1, n,
+		fmt.Sprintf("%s holds exactly its content (%s)", b.Path, fileAt(b.Path, 1, n)),
+		fmt.Sprintf("%s already holds exactly this block's content: the patch was probably applied already", b.Path),
+		"drop this block if the file is already as you want it")
+	return true
+}
+
+// appliedEdit handles a modify block whose REPLACE text already stands in
+// the file (see the rules above).
+func (v *validator) appliedEdit(b *Block, d *doc, res *BlockResult, scan appliedScan) bool {
+	if !scan.ok {
+		return false
+	}
+	gone := scan.gone
+	line := d.lineOf(scan.at) + 1
+	end := line + strings.Count(withEOL(b.Replace), "\n") - 1
+	msg := fmt.Sprintf("SEARCH block not found in file content, but its REPLACE text is already there (line %d): the patch was probably applied already", line)
+	hint := "drop this block if the change is already in; otherwise fix SEARCH"
+	if !gone {
+		msg = fmt.Sprintf("SEARCH block occurs only inside its REPLACE text, which is already there (lines %d-%d): the patch was probably applied already", line, end)
+		hint = "drop this block if the change is already in: applying it again would repeat the lines it adds"
+	}
+	v.applied(b, res, line, end, "its REPLACE text stands at "+fileAt(b.Path, line, end), msg, hint)
+	return true
+}
