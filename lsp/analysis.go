@@ -88,7 +88,9 @@ func (s *snapshot) compute(d *document) *analysis {
 }
 
 func (s *snapshot) options() core.Options {
-	opt := core.Options{Root: s.view.slashRoot, Fuzzy: s.settings.Fuzzy}
+	// Applied: a block that stands applied is a state, not an error
+	// (life.go).
+	opt := core.Options{Root: s.view.slashRoot, Fuzzy: s.settings.Fuzzy, Applied: true}
 	if s.trees != nil {
 		opt.Explain = s.trees.Explain
 	}
@@ -120,20 +122,6 @@ func (s *snapshot) planBlock(a *analysis, n int) *core.Plan {
 		}
 	}
 	return core.Validate(alone, s, s.options())
-}
-
-// applies reports whether the whole patch can be applied: every block
-// validates and nothing else is wrong.
-func (a *analysis) applies() bool {
-	if len(a.patch.Blocks) == 0 || !a.plan.OK() {
-		return false
-	}
-	for _, r := range a.plan.Blocks {
-		if r.Status != core.StatusApplies {
-			return false
-		}
-	}
-	return true
 }
 
 // blockAt returns the number of the block whose text holds offset, or 0.

@@ -15,6 +15,7 @@ import (
 
 // actionRequest is what every producer gets.
 type actionRequest struct {
+	srv    *Server
 	snap   *snapshot
 	a      *analysis
 	caps   clientCaps
@@ -33,7 +34,10 @@ var producers = []struct {
 	{protocol.QuickFix, headerFixes},
 	{KindApplyAll, func(r *actionRequest) ([]CodeAction, error) { return applyAll(r, KindApplyAll) }},
 	{protocol.RefactorRewrite, func(r *actionRequest) ([]CodeAction, error) { return applyAll(r, protocol.RefactorRewrite) }},
+	{KindRevertAll, func(r *actionRequest) ([]CodeAction, error) { return revertAll(r, KindRevertAll) }},
+	{protocol.RefactorRewrite, func(r *actionRequest) ([]CodeAction, error) { return revertAll(r, protocol.RefactorRewrite) }},
 	{protocol.RefactorRewrite, applyBlocks},
+	{protocol.RefactorRewrite, revertBlocks},
 }
 
 // codeAction is reached through handler.go's interception: its answer
@@ -46,7 +50,7 @@ func (s *Server) codeAction(ctx context.Context, params *protocol.CodeActionPara
 		return out, nil
 	}
 	m := a.doc.mapper
-	r := &actionRequest{snap: snap, a: a, caps: s.capabilities(), params: params, span: core.Span{
+	r := &actionRequest{srv: s, snap: snap, a: a, caps: s.capabilities(), params: params, span: core.Span{
 		Start: m.Offset(int(params.Range.Start.Line), int(params.Range.Start.Character)),
 		End:   m.Offset(int(params.Range.End.Line), int(params.Range.End.Character)),
 	}}
@@ -106,8 +110,57 @@ func applyAll(r *actionRequest, kind protocol.CodeActionKind) ([]CodeAction, err
 		act.Command = &protocol.Command{Title: act.Title, Command: CommandApplyAll, Arguments: []any{string(r.a.doc.uri)}}
 		return []CodeAction{act}, nil
 	}
-	act.Edit = edit
+	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, r.a.plan)
 	return []CodeAction{act}, nil
+}
+
+// revertAll offers the inverse of an applied patch as one edit, only when
+// every block stands applied (life.go).
+func revertAll(r *actionRequest, kind protocol.CodeActionKind) ([]CodeAction, error) {
+	if !r.a.reverts() {
+		return nil, nil
+	}
+	plan := r.snap.revertPlan(r.a)
+	if !plan.OK() {
+		return nil, nil // the command says why; a menu entry would only fail
+	}
+	act := CodeAction{
+		Title: fmt.Sprintf("Revert all blocks (%s in %s)", plural(len(r.a.patch.Blocks), "block"), plural(len(plan.Files), "file")),
+		Kind:  kind,
+	}
+	edit, err := r.snap.workspaceEdit(plan, r.caps)
+	if err != nil {
+		act.Disabled = &protocol.CodeActionDisable{Reason: err.Error()}
+		act.Command = &protocol.Command{Title: act.Title, Command: CommandRevertAll, Arguments: []any{string(r.a.doc.uri)}}
+		return []CodeAction{act}, nil
+	}
+	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, plan)
+	return []CodeAction{act}, nil
+}
+
+// revertBlocks offers "Revert block #N" on each applied block in range.
+func revertBlocks(r *actionRequest) ([]CodeAction, error) {
+	var out []CodeAction
+	for _, b := range r.a.patch.Blocks {
+		if b.Span.End < r.span.Start || b.Span.Start > r.span.End || r.a.blockState(b.Number) != lifeApplied {
+			continue
+		}
+		plan := r.snap.revertPlan(r.a, b.Number)
+		if !plan.OK() || len(plan.Files) == 0 {
+			continue
+		}
+		edit, err := r.snap.workspaceEdit(plan, r.caps)
+		if err != nil {
+			continue
+		}
+		out = append(out, CodeAction{
+			Title:   fmt.Sprintf("Revert block #%d (%s)", b.Number, b.Path),
+			Kind:    protocol.RefactorRewrite,
+			Edit:    edit,
+			Command: r.srv.onApplied(r.snap, plan),
+		})
+	}
+	return out, nil
 }
 
 func applyBlocks(r *actionRequest) ([]CodeAction, error) {
@@ -125,9 +178,10 @@ func applyBlocks(r *actionRequest) ([]CodeAction, error) {
 			continue
 		}
 		out = append(out, CodeAction{
-			Title: fmt.Sprintf("Apply block #%d (%s)", b.Number, b.Path),
-			Kind:  protocol.RefactorRewrite,
-			Edit:  edit,
+			Title:   fmt.Sprintf("Apply block #%d (%s)", b.Number, b.Path),
+			Kind:    protocol.RefactorRewrite,
+			Edit:    edit,
+			Command: r.srv.onApplied(r.snap, plan),
 		})
 	}
 	return out, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -23,42 +24,130 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 			u = protocol.DocumentURI(str)
 		}
 	}
+	if params.Command == CommandApplied {
+		s.applied(string(u))
+		return nil, nil
+	}
 	// Every edit is built from the files as they are now (disk.go).
 	snap := s.checkDisk()
 	a := snap.analyze(u)
 	if a == nil {
 		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: %s needs the URI of an open patch document", params.Command))
 	}
-	caps := s.capabilities()
-	var plan *core.Plan
-	var label string
-	switch params.Command {
-	case CommandApplyAll:
-		if !a.applies() {
-			n := len(a.plan.Problems.Errors())
-			s.show(ctx, protocol.MessageTypeError, fmt.Sprintf("fsrb: nothing applied: the patch has %s; every block must validate", plural(n, "problem")))
-			return nil, nil
-		}
-		plan, label = a.plan, "fsrb: apply all blocks"
-	case CommandApplyBlock:
+	block := func() (int, error) {
 		n := 0
 		if len(params.Arguments) > 1 {
 			if f, ok := params.Arguments[1].(float64); ok {
 				n = int(f)
 			}
 		}
-		plan = snap.planBlock(a, n)
-		if plan == nil {
-			return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: %s needs a block number between 1 and %d", params.Command, len(a.patch.Blocks)))
+		if n < 1 || n > len(a.patch.Blocks) {
+			return 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: %s needs a block number between 1 and %d", params.Command, len(a.patch.Blocks)))
 		}
-		if !plan.OK() {
-			s.show(ctx, protocol.MessageTypeError, fmt.Sprintf("fsrb: block #%d does not apply: %s", n, plan.Problems.Errors()[0].Message))
+		return n, nil
+	}
+	switch params.Command {
+	case CommandStatus:
+		return a.report(), nil
+	case CommandApplyAll:
+		switch {
+		case a.state() == lifeApplied:
+			s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: nothing to apply: every block of the patch is applied already (%s); Revert all blocks undoes it", plural(len(a.patch.Blocks), "block")))
+			return nil, nil
+		case !a.applies():
+			n := len(a.plan.Problems.Errors())
+			s.show(ctx, protocol.MessageTypeError, fmt.Sprintf("fsrb: nothing applied: the patch has %s; every block must validate", plural(n, "problem")))
 			return nil, nil
 		}
-		label = fmt.Sprintf("fsrb: apply block #%d", n)
-	default:
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: unknown command %q", params.Command))
+		return s.send(ctx, snap, params, a.plan, "fsrb: apply all blocks", "applied")
+	case CommandApplyBlock:
+		n, err := block()
+		if err != nil {
+			return nil, err
+		}
+		if a.blockState(n) == lifeApplied {
+			s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: nothing to apply: block #%d is applied already (%s)", n, a.status(n)))
+			return nil, nil
+		}
+		plan := snap.planBlock(a, n)
+		if plan == nil || !plan.OK() {
+			why := "it is incomplete"
+			if plan != nil {
+				why = plan.Problems.Errors()[0].Message
+			}
+			s.show(ctx, protocol.MessageTypeError, fmt.Sprintf("fsrb: block #%d does not apply: %s", n, why))
+			return nil, nil
+		}
+		return s.send(ctx, snap, params, plan, fmt.Sprintf("fsrb: apply block #%d", n), "applied")
+	case CommandRevertAll:
+		if !a.reverts() {
+			s.show(ctx, protocol.MessageTypeError, "fsrb: nothing reverted: "+notApplied(a))
+			return nil, nil
+		}
+		plan := snap.revertPlan(a)
+		if !plan.OK() {
+			s.show(ctx, protocol.MessageTypeError, "fsrb: nothing reverted: "+firstError(plan))
+			return nil, nil
+		}
+		return s.send(ctx, snap, params, plan, "fsrb: revert all blocks", "reverted")
+	case CommandRevertBlock:
+		n, err := block()
+		if err != nil {
+			return nil, err
+		}
+		if a.blockState(n) != lifeApplied {
+			s.show(ctx, protocol.MessageTypeError, fmt.Sprintf("fsrb: nothing reverted: block #%d is not applied (%s)", n, a.status(n)))
+			return nil, nil
+		}
+		plan := snap.revertPlan(a, n)
+		if !plan.OK() {
+			s.show(ctx, protocol.MessageTypeError, "fsrb: nothing reverted: "+firstError(plan))
+			return nil, nil
+		}
+		return s.send(ctx, snap, params, plan, fmt.Sprintf("fsrb: revert block #%d", n), "reverted")
 	}
+	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: unknown command %q", params.Command))
+}
+
+// notApplied says which blocks keep a patch from being reverted.
+func notApplied(a *analysis) string {
+	var nums []string
+	for _, b := range a.patch.Blocks {
+		if a.blockState(b.Number) != lifeApplied {
+			nums = append(nums, fmt.Sprintf("#%d (%s)", b.Number, a.status(b.Number)))
+		}
+	}
+	return fmt.Sprintf("every block must stand applied, and %s not: %s", pluralVerb(len(nums), "block is", "blocks are"), strings.Join(nums, ", "))
+}
+
+func pluralVerb(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func firstError(plan *core.Plan) string {
+	errs := plan.Problems.Errors()
+	if len(errs) == 0 {
+		return "the patch changes nothing"
+	}
+	p := errs[0]
+	msg := p.Message
+	if p.Block > 0 && !strings.Contains(msg, fmt.Sprintf("block #%d", p.Block)) {
+		msg = fmt.Sprintf("block #%d: %s", p.Block, msg)
+	}
+	if p.Hint != "" {
+		msg += " (" + p.Hint + ")"
+	}
+	return msg
+}
+
+// send turns a plan into one WorkspaceEdit, asks the client to apply it,
+// and, once it says it did, takes the result as the server's view of the
+// files (disk.go).
+func (s *Server) send(ctx context.Context, snap *snapshot, params *protocol.ExecuteCommandParams, plan *core.Plan, label, done string) (any, error) {
+	caps := s.capabilities()
 	if !caps.applyEdit {
 		s.show(ctx, protocol.MessageTypeError, "fsrb: the editor does not accept edits from the server (workspace.applyEdit); nothing was changed")
 		return nil, nil
@@ -73,15 +162,23 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 	// Waiting on the editor (a dialog, a busy client, one that never
 	// answers) must not hold up the messages behind this one.
 	releaseQueue(ctx)
-	done := s.progress(ctx, params.WorkDoneToken, caps, plan, label)
+	finish := s.progress(ctx, params.WorkDoneToken, caps, plan, label)
 	res, err := s.applyEdit(ctx, label, edit)
-	done()
+	finish()
 	switch {
 	case err != nil:
 		return nil, err
 	case res.Applied:
 		s.recordOwnEdits(own)
-		s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: applied %s to %s", plural(plan.BlockCount(), "block"), plural(len(plan.Files), "file")))
+		blocks := plan.BlockCount()
+		if blocks == 0 {
+			blocks = len(plan.Blocks)
+		}
+		prep := "to"
+		if done != "applied" {
+			prep = "in"
+		}
+		s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: %s %s %s %s", done, plural(blocks, "block"), prep, plural(len(plan.Files), "file")))
 	default:
 		why := res.FailureReason
 		if why == "" {

@@ -226,6 +226,9 @@ func (s *snapshot) diagnostics(a *analysis) []protocol.Diagnostic {
 			Source:   "fsrb",
 			Message:  message(p),
 		}
+		if p.Kind == core.KindAlreadyApplied && p.Severity == core.SeverityInfo {
+			diag.Code = codeApplied // a state of the patch's life, not a problem
+		}
 		if p.Kind == core.KindIncomplete && streaming(a.doc.text, p.Span) {
 			diag.Severity = protocol.DiagnosticSeverityInformation
 			diag.Message = "incomplete block: the answer may still be streaming in (" + p.Message + ")"
@@ -236,6 +239,10 @@ func (s *snapshot) diagnostics(a *analysis) []protocol.Diagnostic {
 	sort.SliceStable(out, func(i, j int) bool { return less(out[i].Range.Start, out[j].Range.Start) })
 	return out
 }
+
+// codeApplied is the code of the information diagnostic on a block that
+// stands applied (life.go).
+const codeApplied = "applied"
 
 func less(a, b protocol.Position) bool {
 	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character

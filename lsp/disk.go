@@ -1,11 +1,15 @@
 package lsp
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 
+	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/fsrb/fsrb/core"
 )
 
 // The server must never build an edit from a stale view of the files
@@ -127,4 +131,38 @@ func (s *Server) checkDisk() *snapshot {
 		return s.snapshot()
 	}
 	return snap
+}
+
+// An "Apply" code action carries its edit, which the client applies itself:
+// the server hears of it only through the action's command, which LSP
+// clients run after the edit applied (VS Code, Neovim). onApplied keeps
+// what the edit leaves, under a fresh id, for CommandApplied to record.
+
+// keptActions bounds the code actions' results kept for CommandApplied:
+// a client runs one of the last menus it showed.
+const keptActions = 8
+
+func (s *Server) onApplied(snap *snapshot, plan *core.Plan) *protocol.Command {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.actionSeq++
+	id := fmt.Sprintf("fsrb-edit-%d", s.actionSeq)
+	s.actionEdits[id] = snap.ownEdits(plan)
+	s.actionOrder = append(s.actionOrder, id)
+	if len(s.actionOrder) > keptActions {
+		delete(s.actionEdits, s.actionOrder[0])
+		s.actionOrder = s.actionOrder[1:]
+	}
+	return &protocol.Command{Title: "fsrb: record the applied edit", Command: CommandApplied, Arguments: []any{id}}
+}
+
+// applied records the edit of the code action id as applied.
+func (s *Server) applied(id string) {
+	s.mu.Lock()
+	own, ok := s.actionEdits[id]
+	delete(s.actionEdits, id)
+	s.mu.Unlock()
+	if ok {
+		s.recordOwnEdits(own)
+	}
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fsrb/fsrb/core"
 )
@@ -55,5 +56,30 @@ func TestTextEditsStayBeforeFinalLineBreak(t *testing.T) {
 		if want := strings.TrimPrefix(c.new, bom); got != want {
 			t.Errorf("%q -> %q: edits give %q", c.old, c.new, got)
 		}
+	}
+}
+
+// The debounce follows what a validation costs, within its bounds.
+func TestAdaptiveDebounce(t *testing.T) {
+	d := newDiagnoser(nil, DefaultDebounce)
+	if got := d.delay(); got != minDebounce {
+		t.Errorf("before any validation: %v, want %v", got, minDebounce)
+	}
+	d.measured(4 * time.Millisecond)
+	if got := d.delay(); got != 4*time.Millisecond {
+		t.Errorf("after a 4 ms validation: %v", got)
+	}
+	d.measured(8 * time.Millisecond)
+	if got := d.delay(); got != 6*time.Millisecond {
+		t.Errorf("after 4 and 8 ms: %v, want the mean of the history and the latest", got)
+	}
+	for range 10 {
+		d.measured(2 * time.Second) // a 10,000-block patch
+	}
+	if got := d.delay(); got != DefaultDebounce {
+		t.Errorf("an expensive patch waits %v, want the ceiling %v", got, DefaultDebounce)
+	}
+	if got := newDiagnoser(nil, 0).delay(); got != 0 {
+		t.Errorf("debounce off: %v", got)
 	}
 }

@@ -24,7 +24,9 @@ func appliesAlone(snap *snapshot, a *analysis, n int) bool {
 }
 
 // CodeLens shows each block's status above it, with "Apply" on the blocks
-// that apply, and "Apply all blocks" on the first line when all do.
+// that apply and "Revert" on the ones applied, and on the first line
+// "Apply all blocks" when every block still to apply does, or "Revert all
+// blocks" when every block is applied.
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	snap := s.checkDisk()
 	a := snap.analyze(params.TextDocument.URI)
@@ -33,10 +35,16 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		return out, nil
 	}
 	uri := string(a.doc.uri)
-	if a.applies() {
+	switch {
+	case a.applies():
 		out = append(out, protocol.CodeLens{
 			Range:   toRange(a.doc.mapper, lineSpan(a.doc.mapper, 0)),
 			Command: &protocol.Command{Title: "Apply all blocks", Command: CommandApplyAll, Arguments: []any{uri}},
+		})
+	case a.reverts():
+		out = append(out, protocol.CodeLens{
+			Range:   toRange(a.doc.mapper, lineSpan(a.doc.mapper, 0)),
+			Command: &protocol.Command{Title: "Revert all blocks", Command: CommandRevertAll, Arguments: []any{uri}},
 		})
 	}
 	for _, b := range a.patch.Blocks {
@@ -48,6 +56,11 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		if res, ok := a.result(b.Number); ok && res.Status == core.StatusApplies && appliesAlone(snap, a, b.Number) {
 			out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{
 				Title: "Apply", Command: CommandApplyBlock, Arguments: []any{uri, b.Number},
+			}})
+		}
+		if res, ok := a.result(b.Number); ok && res.Status == core.StatusApplied {
+			out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{
+				Title: "Revert", Command: CommandRevertBlock, Arguments: []any{uri, b.Number},
 			}})
 		}
 	}

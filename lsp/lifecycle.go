@@ -12,12 +12,22 @@ import (
 
 // Command names of workspace/executeCommand.
 const (
-	CommandApplyAll   = "fsrb.applyAll"   // args: patch document URI
-	CommandApplyBlock = "fsrb.applyBlock" // args: patch document URI, block number
+	CommandApplyAll    = "fsrb.applyAll"    // args: patch document URI
+	CommandApplyBlock  = "fsrb.applyBlock"  // args: patch document URI, block number
+	CommandRevertAll   = "fsrb.revertAll"   // args: patch document URI
+	CommandRevertBlock = "fsrb.revertBlock" // args: patch document URI, block number
+	CommandStatus      = "fsrb.status"      // args: patch document URI; answers a StatusReport
+	// CommandApplied is the command of the Apply and Revert code actions:
+	// the client runs it once it applied the action's edit (disk.go).
+	CommandApplied = "fsrb.applied" // args: the id the action carries
 )
 
-// KindApplyAll is the code action kind of "Apply all blocks".
-const KindApplyAll protocol.CodeActionKind = "source.applyAll.fsrb"
+// Code action kinds of "Apply all blocks" and "Revert all blocks" as source
+// actions (they are also offered as refactor.rewrite).
+const (
+	KindApplyAll  protocol.CodeActionKind = "source.applyAll.fsrb"
+	KindRevertAll protocol.CodeActionKind = "source.revertAll.fsrb"
+)
 
 // clientCaps is what the server needs to know of the client.
 type clientCaps struct {
@@ -131,10 +141,10 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 				Save:      &protocol.SaveOptions{}, // didSave triggers a disk check
 			},
 			CodeActionProvider: &protocol.CodeActionOptions{
-				CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.RefactorRewrite, KindApplyAll},
+				CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.RefactorRewrite, KindApplyAll, KindRevertAll},
 			},
 			CodeLensProvider:       &protocol.CodeLensOptions{},
-			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandApplyAll, CommandApplyBlock}},
+			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandApplyAll, CommandApplyBlock, CommandRevertAll, CommandRevertBlock, CommandStatus, CommandApplied}},
 			HoverProvider:          true,
 			DefinitionProvider:     true,
 			DocumentLinkProvider:   &protocol.DocumentLinkOptions{},

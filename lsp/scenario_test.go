@@ -47,6 +47,8 @@ import (
 //	@fixed/N       the same after the N-th quick fix (1-based), for patches
 //	               that get several; each starts from the original patch
 //	@lenses        substrings of the code lens titles, in order
+//	@steps         a patch's life, step by step, after the checks above
+//	               (steps_test.go)
 func TestScenarios(t *testing.T) {
 	paths, err := filepath.Glob("../testdata/lsp/*.txtar")
 	if err != nil || len(paths) == 0 {
@@ -123,6 +125,9 @@ func runScenario(t *testing.T, path string) {
 	}
 	smoke(t, c, u, sc.patchText)
 	checkQuickFixes(t, sc, c, u, fuzzy)
+	if steps, ok := sc.sections["@steps"]; ok {
+		runSteps(t, sc, c, u, steps)
+	}
 }
 
 var severities = map[string]protocol.DiagnosticSeverity{

@@ -116,6 +116,11 @@ type Server struct {
 	// named, so that a change to one of them re-validates only the patches
 	// that name it.
 	deps map[protocol.DocumentURI]map[string]bool
+	// actionEdits holds what the edits of the last code actions leave, by
+	// the id their command carries (disk.go).
+	actionEdits map[string]map[string]*ownEdit
+	actionOrder []string
+	actionSeq   int
 }
 
 var _ protocol.Server = (*Server)(nil)
@@ -130,6 +135,8 @@ func newServer(conn jsonrpc2.Conn, opt Options) *Server {
 		exit:   make(chan int, 1),
 		snap:   emptySnapshot(newTrees()),
 		deps:   map[protocol.DocumentURI]map[string]bool{},
+
+		actionEdits: map[string]map[string]*ownEdit{},
 	}
 	s.diag = newDiagnoser(s, opt.Debounce)
 	s.route = protocol.ServerHandler(s, nil)

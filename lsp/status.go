@@ -13,6 +13,16 @@ func (a *analysis) status(n int) string {
 	if !ok {
 		return ""
 	}
+	if res.Status == core.StatusApplied {
+		b := a.patch.Blocks[n-1]
+		switch {
+		case res.Line == 0:
+			return "applied: " + b.Path + " is gone"
+		case b.Op == core.OpCreate:
+			return "applied: " + b.Path + " created"
+		}
+		return fmt.Sprintf("applied at %s:%d", b.Path, res.Line)
+	}
 	if res.Status == core.StatusApplies {
 		b := a.patch.Blocks[n-1]
 		switch {

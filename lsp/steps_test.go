@@ -1,0 +1,338 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/fsrb/fsrb/lsp"
+)
+
+// A scenario's @steps section plays a patch's life over the wire, one step
+// a line, after the scenario's other checks. The client is an editor that
+// applies every workspace/applyEdit to its own buffers and answers
+// applied: true, but never tells the server about the target files: no
+// didOpen, no didChange, no watch events (Neovim without the plugin's
+// attachment, on Linux) unless a step says so.
+//
+//	apply-all             run fsrb.applyAll; the client must be sent one edit
+//	apply-all-noop        run fsrb.applyAll; no edit may be sent
+//	apply-block N         run fsrb.applyBlock N
+//	revert-all            run fsrb.revertAll; one edit
+//	revert-all-noop       run fsrb.revertAll; no edit may be sent
+//	revert-block N        run fsrb.revertBlock N
+//	save                  write the client's buffers to disk (no event)
+//	save-notify           the same, then didSave of the patch document
+//	watch                 didChangeWatchedFiles for every file on disk
+//	write FILE "TEXT"     write FILE on disk behind everyone's back
+//	state STATE           fsrb.status says the patch is in STATE
+//	block N STATE         ... and block N in STATE
+//	errors N              the patch's diagnostics settle with N errors
+//	code CODE N           ... and N diagnostics with that code
+//	lens "SUBSTR"         a code lens title holds SUBSTR
+//	no-lens "SUBSTR"      no code lens title holds SUBSTR
+//	menu "TITLE" N        a code action request without a kind filter
+//	                      lists N actions whose titles start with TITLE
+//	source "TITLE" N      the same under only: ["source"]
+//	message "SUBSTR"      the last window/showMessage holds SUBSTR
+//	disk FILE "TEXT"      FILE holds exactly TEXT on disk
+//	disk-gone FILE        FILE does not exist on disk
+//	disk-original         every file of the archive holds its original bytes
+//	                      (the patch aside), and no other file exists
+//	buffer FILE "TEXT"    the client's buffer of FILE holds TEXT
+func runSteps(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI, steps string) {
+	t.Helper()
+	ed := &editor{root: sc.root, files: diskFiles(t, sc.root)}
+	c.setOnApply(func(p lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult {
+		checkEOFPositions(t, ed, &p.Edit)
+		if err := ed.apply(&p.Edit); err != nil {
+			return lsp.ApplyWorkspaceEditResult{FailureReason: err.Error()}
+		}
+		return lsp.ApplyWorkspaceEditResult{Applied: true}
+	})
+	for i, line := range strings.Split(steps, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		w := splitQuoted(t, line)
+		where := fmt.Sprintf("@steps line %d (%s)", i+1, line)
+		arg := func(k int) string {
+			if len(w) <= k {
+				t.Fatalf("%s: missing argument", where)
+			}
+			return w[k]
+		}
+		num := func(k int) int {
+			n, err := strconv.Atoi(arg(k))
+			if err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			return n
+		}
+		switch w[0] {
+		case "apply-all", "apply-all-noop", "revert-all", "revert-all-noop":
+			cmd := map[string]string{"apply": lsp.CommandApplyAll, "revert": lsp.CommandRevertAll}[strings.SplitN(w[0], "-", 2)[0]]
+			runCommand(t, c, where, cmd, !strings.HasSuffix(w[0], "-noop"), u)
+		case "apply-block", "revert-block":
+			cmd := map[string]string{"apply-block": lsp.CommandApplyBlock, "revert-block": lsp.CommandRevertBlock}[w[0]]
+			runCommand(t, c, where, cmd, true, u, num(1))
+		case "save", "save-notify":
+			ed.save(t)
+			if w[0] == "save-notify" {
+				if err := c.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		case "watch":
+			var changes []*protocol.FileEvent
+			for k := range diskFiles(t, sc.root) {
+				changes = append(changes, &protocol.FileEvent{URI: c.uri(k), Type: protocol.FileChangeTypeChanged})
+			}
+			if err := c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: changes}); err != nil {
+				t.Fatal(err)
+			}
+		case "write":
+			full := filepath.Join(sc.root, filepath.FromSlash(arg(1)))
+			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(full, []byte(arg(2)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ed.files[arg(1)] = arg(2)
+		case "state", "block":
+			var rep lsp.StatusReport
+			if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandStatus, Arguments: []any{u}}, &rep); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if w[0] == "state" {
+				if rep.State != arg(1) {
+					t.Fatalf("%s: the patch is %s: %+v", where, rep.State, rep.Blocks)
+				}
+				continue
+			}
+			n := num(1)
+			if n < 1 || n > len(rep.Blocks) || rep.Blocks[n-1].State != arg(2) {
+				t.Fatalf("%s: blocks %+v", where, rep.Blocks)
+			}
+		case "errors", "code":
+			want, code := 0, ""
+			if w[0] == "errors" {
+				want = num(1)
+			} else {
+				code, want = arg(1), num(2)
+			}
+			settle(t, c, u, where, func(diags []protocol.Diagnostic) bool {
+				n := 0
+				for _, d := range diags {
+					if code == "" && d.Severity == protocol.DiagnosticSeverityError || code != "" && d.Code == code {
+						n++
+					}
+				}
+				return n == want
+			})
+		case "lens", "no-lens":
+			titles := lensTitles(t, c, u)
+			has := strings.Contains(strings.Join(titles, "\n"), arg(1))
+			if has != (w[0] == "lens") {
+				t.Fatalf("%s: lenses %q", where, titles)
+			}
+		case "menu", "source":
+			var only []protocol.CodeActionKind
+			if w[0] == "source" {
+				only = []protocol.CodeActionKind{protocol.Source}
+			}
+			end := positionOf(sc.patchText, len(sc.patchText))
+			n := 0
+			var titles []string
+			for _, a := range c.codeActions(u, protocol.Range{End: end}, only...) {
+				titles = append(titles, a.Title)
+				if strings.HasPrefix(a.Title, arg(1)) {
+					n++
+				}
+			}
+			if n != num(2) {
+				t.Fatalf("%s: %d such actions in %q", where, n, titles)
+			}
+		case "message":
+			var last string
+			c.locked(func() {
+				if len(c.messages) > 0 {
+					last = c.messages[len(c.messages)-1].Message
+				}
+			})
+			if !strings.Contains(last, arg(1)) {
+				t.Fatalf("%s: last message %q", where, last)
+			}
+		case "disk":
+			data, err := os.ReadFile(filepath.Join(sc.root, filepath.FromSlash(arg(1))))
+			if err != nil || string(data) != arg(2) {
+				t.Fatalf("%s: %s holds %q (%v)", where, arg(1), data, err)
+			}
+		case "disk-gone":
+			if _, err := os.Stat(filepath.Join(sc.root, filepath.FromSlash(arg(1)))); err == nil {
+				t.Fatalf("%s: %s exists", where, arg(1))
+			}
+		case "disk-original":
+			got := diskFiles(t, sc.root)
+			delete(got, sc.patchName)
+			for k, v := range sc.files {
+				if k == sc.patchName {
+					continue
+				}
+				if got[k] != v {
+					t.Errorf("%s: %s holds %q, want %q", where, k, got[k], v)
+				}
+				delete(got, k)
+			}
+			for k := range got {
+				t.Errorf("%s: %s should not exist", where, k)
+			}
+		case "buffer":
+			if got, ok := ed.files[arg(1)]; !ok || got != arg(2) {
+				t.Fatalf("%s: the buffer of %s holds %q", where, arg(1), got)
+			}
+		default:
+			t.Fatalf("%s: unknown step", where)
+		}
+	}
+}
+
+// checkEOFPositions fails on any text edit positioned on the line after a
+// file's last line break, where clients disagree (Neovim 0.10 leaves an
+// extra empty line for an insertion there): every client must produce the
+// same bytes.
+func checkEOFPositions(t *testing.T, ed *editor, we *lsp.WorkspaceEdit) {
+	t.Helper()
+	for _, dc := range we.DocumentChanges {
+		if dc.Edit == nil {
+			continue
+		}
+		text, ok := ed.files[ed.key(dc.Edit.TextDocument.URI)]
+		text = strings.TrimPrefix(text, "\uFEFF")
+		if !ok || !strings.HasSuffix(text, "\n") {
+			continue
+		}
+		lines := uint32(strings.Count(text, "\n"))
+		for _, e := range dc.Edit.Edits {
+			if e.Range.Start.Line >= lines || e.Range.End.Line >= lines {
+				t.Errorf("edit of %s at %+v: past its last line (%d lines)", dc.Edit.TextDocument.URI, e.Range, lines)
+			}
+		}
+	}
+}
+
+// runCommand runs a command and checks whether it sent an edit.
+func runCommand(t *testing.T, c *testClient, where, cmd string, wantEdit bool, args ...any) {
+	t.Helper()
+	var before int
+	c.locked(func() { before = len(c.applied) })
+	var res json.RawMessage
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: cmd, Arguments: args}, &res); err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	var after int
+	var msgs []protocol.ShowMessageParams
+	c.locked(func() { after, msgs = len(c.applied), append(msgs, c.messages...) })
+	switch {
+	case wantEdit && after != before+1:
+		t.Fatalf("%s: %d edits sent; messages %+v", where, after-before, msgs)
+	case !wantEdit && after != before:
+		t.Fatalf("%s: an edit was sent: %+v", where, c.applied[len(c.applied)-1])
+	}
+	if wantEdit && !strings.Contains(string(res), `"applied":true`) {
+		t.Fatalf("%s: the client did not apply the edit: %s", where, res)
+	}
+}
+
+// settle waits until the patch's latest diagnostics satisfy ok.
+func settle(t *testing.T, c *testClient, u protocol.DocumentURI, where string, ok func([]protocol.Diagnostic) bool) {
+	t.Helper()
+	var last []protocol.Diagnostic
+	c.waitFor(where, func() bool {
+		pubs := c.diags[u]
+		if len(pubs) == 0 {
+			return false
+		}
+		last = pubs[len(pubs)-1].Diagnostics
+		return ok(last)
+	})
+}
+
+func lensTitles(t *testing.T, c *testClient, u protocol.DocumentURI) []string {
+	t.Helper()
+	var lenses []protocol.CodeLens
+	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses); err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, l := range lenses {
+		titles = append(titles, l.Command.Title)
+	}
+	return titles
+}
+
+// diskFiles is every file under root, by slash path.
+func diskFiles(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		out[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// save writes the editor's buffers to disk as ":wall" and "Save All" do:
+// changed and created files written, deleted files and folders removed.
+func (e *editor) save(t *testing.T) {
+	t.Helper()
+	disk := diskFiles(t, e.root)
+	for k, v := range e.files {
+		if old, ok := disk[k]; ok && old == v {
+			continue
+		}
+		full := filepath.Join(e.root, filepath.FromSlash(k))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(v), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var gone []string
+	for k := range disk {
+		if _, ok := e.files[k]; !ok {
+			gone = append(gone, k)
+		}
+	}
+	sort.Strings(gone)
+	for _, k := range gone {
+		if err := os.Remove(filepath.Join(e.root, filepath.FromSlash(k))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, dir := range e.removed {
+		_ = os.Remove(filepath.Join(e.root, filepath.FromSlash(dir)))
+	}
+	e.removed = nil
+}
