@@ -330,6 +330,17 @@ local function main()
   -- 4. Every file on disk, byte for byte (created and deleted files, and
   -- the folder the deletion empties, included).
   same_tree('after apply', expected, ws)
+  local function folder_buffers()
+    local out = {}
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      local name = vim.api.nvim_buf_get_name(b)
+      if name ~= '' and vim.fn.isdirectory(name) == 1 then
+        table.insert(out, name)
+      end
+    end
+    return table.concat(out, ', ')
+  end
+  check(folder_buffers() == '', 'no buffer for a folder (from the CreateFile of the workspace folder in the edit)', folder_buffers())
 
   -- 5. The server follows: the patch is applied. The target files are
   -- attached to the client (their didOpen/didChange/didSave reach the
@@ -364,7 +375,32 @@ local function main()
   local t = ms()
   local shown = vim.wait(5000, function() return applied_lenses() == nblocks and errors() == 0 end, 20)
   check(shown, string.format('the patch shows applied: %d "#N applied" lenses, no error (%d ms after :wall)', nblocks, ms() - t), lens_titles())
-  check(lens_titles():find('#1 applied at README.md:1', 1, true) ~= nil, 'lens "#1 applied at README.md:1"', lens_titles())
+  -- Each "#N applied at path:line" names the line where block N's REPLACE
+  -- text now stands on disk.
+  local replace_first = {}
+  do
+    local lines, n, in_search = vim.api.nvim_buf_get_lines(buf, 0, -1, false), 0, false
+    for i, text in ipairs(lines) do
+      if text:match('^<<<<<<< SEARCH') then
+        n, in_search = n + 1, true
+      elseif in_search and text:match('^=======$') then
+        replace_first[n], in_search = lines[i + 1], false
+      end
+    end
+  end
+  local located = 0
+  for _, l in ipairs(lenses(buf)) do
+    local title = l.command and l.command.title or ''
+    local n, path, line = title:match('^#(%d+) applied at (.-):(%d+)$')
+    if n then
+      local on_disk = vim.split(read(ws .. '/' .. path) or '', '\n', { plain = true })[tonumber(line)]
+      located = located + 1
+      check(on_disk ~= nil and on_disk == replace_first[tonumber(n)],
+        string.format('lens "%s": line %s of %s is block #%s\'s first REPLACE line', title, line, path, n),
+        string.format('%q vs %q', tostring(on_disk), tostring(replace_first[tonumber(n)])))
+    end
+  end
+  check(located >= 3, 'the blocks that edit text (#1-#3) have "#N applied at path:line" lenses', lens_titles())
   log('     lenses: %s', lens_titles())
   list = {}
   for _, d in ipairs(diags()) do

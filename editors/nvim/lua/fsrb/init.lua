@@ -83,9 +83,25 @@ end
 
 --- Prepares a WorkspaceEdit for Neovim's applier: creates the folders of
 --- CreateFile operations (Neovim 0.7 opens the new file without creating its
---- folder, and the whole edit fails) and returns the files it creates.
+--- folder, and the whole edit fails), drops a CreateFile with ignoreIfExists
+--- of a folder that exists (the server adds one of the workspace folder for
+--- VS Code's sake; Neovim would only add a buffer named after the folder),
+--- and returns the files it creates.
 function M.prepare_edit(edit)
   local created = {}
+  local changes = (edit or {}).documentChanges
+  if changes then
+    local kept = {}
+    for _, change in ipairs(changes) do
+      local opts = change.kind == 'create' and change.options or {}
+      if not (opts.ignoreIfExists and not opts.overwrite and vim.fn.isdirectory(vim.uri_to_fname(change.uri)) == 1) then
+        table.insert(kept, change)
+      end
+    end
+    if #kept < #changes then
+      edit.documentChanges = kept
+    end
+  end
   for _, change in ipairs((edit or {}).documentChanges or {}) do
     if change.kind == 'create' then
       local fname = vim.uri_to_fname(change.uri)
