@@ -429,7 +429,31 @@ local function main()
     and table.concat(states, ','):gsub('applied', '') == string.rep(',', nblocks - 1),
     'fsrb.status: the patch and every block "applied"', vim.inspect(st))
 
+  -- 5b. The server sees the targets' unsaved text: a line typed at the top
+  -- of src/app.py (not written) moves block #2's lens down one line.
+  local function lens_for(n)
+    for _, l in ipairs(lenses(buf)) do
+      local title = l.command and l.command.title or ''
+      if vim.startswith(title, '#' .. n .. ' ') then
+        return title
+      end
+    end
+    return ''
+  end
+  local before2 = lens_for(2)
+  local line2 = tonumber(before2:match(':(%d+)$') or '')
+  if line2 then
+    vim.api.nvim_buf_set_lines(app, 0, 0, false, { '# an unsaved line' })
+    local moved = string.format('#2 applied at src/app.py:%d', line2 + 1)
+    check(vim.wait(5000, function() return lens_for(2) == moved end, 20), 'an unsaved line in src/app.py: "' .. moved .. '"', lens_for(2))
+    vim.api.nvim_buf_set_lines(app, 0, 1, false, {})
+    check(vim.wait(5000, function() return lens_for(2) == before2 end, 20), 'the line deleted again: "' .. before2 .. '"', lens_for(2))
+  else
+    check(false, 'block #2 has an "applied at src/app.py:N" lens', before2)
+  end
+
   -- 6. fsrb.applyAll again changes nothing, on disk or in any buffer.
+  vim.cmd('silent! wall') -- (src/app.py was touched in 5b)
   local disk_before, dirs_before = tree(ws)
   local bufs_before = buffers()
   local n_edits = #edits
