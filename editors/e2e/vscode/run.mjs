@@ -14,6 +14,7 @@ const env = (k) => {
 const URL = env('FSRB_URL');
 const WS = env('FSRB_WS');
 const EXPECTED = env('FSRB_EXPECTED');
+const BEFORE = join(EXPECTED, '..', 'before');
 const SHOTS = env('FSRB_SHOTS');
 const { chromium } = createRequire(import.meta.url)(env('FSRB_PLAYWRIGHT'));
 const T0 = Number(process.env.FSRB_T0 || Date.now() / 1000);
@@ -25,7 +26,7 @@ function check(cond, what, detail) {
   if (cond) log(`ok   ${what}`);
   else {
     failures++;
-    log(`FAIL ${what}${detail ? `: ${detail}` : ''}`);
+    log(`FAIL ${what}${detail ? `: ${String(detail).replace(/\s*\n\s*/g, ' | ').slice(0, 1200)}` : ''}`);
   }
   return cond;
 }
@@ -43,8 +44,8 @@ function tree(root) {
   walk(root);
   return out;
 }
-function sameTree() {
-  const want = tree(EXPECTED);
+function sameTree(expected = EXPECTED) {
+  const want = tree(expected);
   const have = tree(WS);
   const diffs = [];
   for (const [p, bytes] of want) {
@@ -99,9 +100,11 @@ async function main() {
     await poll(async () => /fsrb/.test(await langMode.innerText().catch(() => '')), 20000);
     check(/fsrb/.test(await langMode.innerText()), 'the patch has language mode fsrb', await langMode.innerText());
     const statusItem = page.locator('.statusbar-item', { hasText: /fsrb: \d+\/\d+ block/ });
+    const fsrbItem = page.locator('.statusbar-item', { hasText: /^fsrb: (applied|\d+\/\d+)/ });
     await statusItem.waitFor({ timeout: 30000 });
     await poll(async () => /4\/5 blocks apply/.test(await statusItem.innerText()), 15000);
     check(/fsrb: 4\/5 blocks apply/.test(await statusItem.innerText()), 'status bar: "fsrb: 4/5 blocks apply"', await statusItem.innerText());
+    check(/warning-kind/.test(await statusItem.getAttribute('class')), 'status bar: "4/5 blocks apply" in warning colours', await statusItem.getAttribute('class'));
 
     // Our code lenses are there; the merge-conflict extension's are not.
     const lenses = page.locator('.monaco-editor .codelens-decoration');
@@ -185,6 +188,27 @@ async function main() {
     await poll(async () => /#2 applies at src\/app\.py:9/.test(await lensText()), 10000);
     check(/#2 applies at src\/app\.py:9/.test(await lensText()), 'code lens of block #2 follows: "#2 applies at src/app.py:9"', await lensText());
 
+    // The server follows unsaved target buffers: an edit typed into
+    // src/app.py (not saved) shows in the patch's lens at once, and the
+    // Problems panel gets nothing for src/app.py.
+    await openToSide(page, 'src/app.py', 'app.py');
+    await goToLine(page, 10);
+    await page.keyboard.press('End');
+    await page.keyboard.type('  # edited');
+    await poll(async () => /#2 not found/.test(await lensText()), 10000);
+    check(/#2 not found/.test(await lensText()), 'an unsaved edit of src/app.py: the lens of block #2 says "not found"', await lensText());
+    check(readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(BEFORE, 'src', 'app.py'))), 'the edit is not on disk');
+    const resources = () => markers.locator('.monaco-list-row[aria-level="1"]').allInnerTexts();
+    if (process.env.FSRB_E2E_DEBUG) writeFileSync('/tmp/markers.html', await markers.innerHTML());
+    check((await resources()).every((t) => /change\.fsrb/.test(t)), 'Problems: only the patch has problems (nothing for the synchronized src/app.py)', (await resources()).join(' | '));
+    for (let i = 0; i < '  # edited'.length; i++) await page.keyboard.press('Backspace');
+    await runCommand(page, 'File: Save');
+    await poll(async () => /#2 applies at src\/app\.py:9/.test(await lensText()), 10000);
+    check(/#2 applies at src\/app\.py:9/.test(await lensText()), 'the edit removed and saved: the lens of block #2 applies again', await lensText());
+    check(readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(BEFORE, 'src', 'app.py'))), 'src/app.py on disk as before');
+    await runCommand(page, 'View: Close Editor');
+    await page.waitForSelector('.tab.active:has-text("change.fsrb")');
+
     // Ctrl+. on block #1: "Apply all blocks" in the quick-fix menu.
     await goToLine(page, 6);
     await page.waitForTimeout(300);
@@ -192,33 +216,91 @@ async function main() {
     await menu.waitFor();
     const applyAll = menu.locator('.monaco-list-row', { hasText: 'Apply all blocks' }).first();
     await applyAll.waitFor({ timeout: 10000 });
-    log(`     code actions on block #1: ${(await menu.locator('.monaco-list-row').allInnerTexts()).join(' | ')}`);
+    const actions = await menu.locator('.monaco-list-row').allInnerTexts();
+    log(`     code actions on block #1: ${actions.join(' | ')}`);
+    check(actions.filter((t) => /Apply all blocks/.test(t)).length === 1, 'the code action menu lists "Apply all blocks" once', actions.join(' | '));
+    check(!actions.some((t) => /Revert/.test(t)), 'no "Revert" action before applying', actions.join(' | '));
     await applyAll.hover();
     await page.waitForTimeout(300);
     await shot(page, 'vscode-quickfix-apply-all.png');
     await applyAll.click();
     log('     chose "Apply all blocks"');
 
-    // VS Code writes edits to files that were not open straight to disk.
+    // Save All (VS Code also writes edits to files that were not open
+    // straight to disk), then the disk holds after/.
+    await runCommand(page, 'File: Save All Files');
     let diffs = await poll(async () => { const d = sameTree(); return d.length === 0 ? d : null; }, 15000) ?? sameTree();
-    if (diffs.length > 0) {
-      log(`     not on disk yet (${diffs.join('; ')}): File > Save All`);
-      await page.keyboard.press('Control+K');
-      await page.keyboard.press('S');
-      diffs = await poll(async () => { const d = sameTree(); return d.length === 0 ? d : null; }, 10000) ?? sameTree();
-    }
     check(diffs.length === 0, 'disk: every file has the expected bytes (README.md, src/app.py, docs/guide/usage.md created, legacy/old.txt deleted)', diffs.join('; '));
     check(!existsSync(join(WS, 'legacy', 'old.txt')), 'disk: legacy/old.txt deleted');
     check(!existsSync(join(WS, 'legacy')), 'disk: legacy/, left empty, removed');
 
-    // The result, for the README: src/app.py in the editor.
-    await page.keyboard.press('Control+Shift+E');
-    const app = page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'app.py' });
-    if ((await app.count()) === 0) await page.locator('.explorer-folders-view .monaco-list-row', { hasText: /^src$/ }).first().click();
-    await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'app.py' }).first().dblclick();
-    await page.waitForSelector('.tab.active:has-text("app.py")');
-    await page.waitForTimeout(800);
+    // The applied state: the patch says so, nowhere an error, no stale lens.
+    const blockLenses = async () => (await lenses.allInnerTexts()).join(' | ').split(/\s*\|\s*/).filter((t) => /^#\d+ /.test(t));
+    const allApplied = async () => { const b = await blockLenses(); return b.length === 5 && b.every((t) => /^#\d+ applied\b/.test(t)); };
+    await poll(allApplied, 15000);
+    check(await allApplied(), 'code lenses: every block says "#N applied at …"', await lensText());
+    check(!/applies at|creates |deletes |Apply all/.test(await lensText()), 'no stale lens ("applies at", "Apply all") after Apply all', await lensText());
+    check(/Revert all blocks/.test(await lensText()), 'lens "Revert all blocks" over the applied patch', await lensText());
+    await poll(async () => /^fsrb: applied$/.test((await fsrbItem.innerText().catch(() => '')).trim()), 15000);
+    check(/^fsrb: applied$/.test((await fsrbItem.innerText().catch(() => '')).trim()), 'status bar: "fsrb: applied"', await fsrbItem.innerText().catch(() => '(no status item)'));
+    check(!/warning-kind|error-kind/.test(await fsrbItem.getAttribute('class')), 'status bar: "fsrb: applied" not in warning colours', await fsrbItem.getAttribute('class'));
+    // Problems: nothing of fsrb above information level, no stale errors.
+    await page.waitForTimeout(1500); // a stale view showed its errors for about a second
+    const problemsNow = await markers.innerText();
+    check(!/already-applied|file-exists|already applied|already exists/i.test(problemsNow), 'Problems: no "already applied" / "file exists" on the applied patch', problemsNow);
+    check(await markers.locator('.codicon-error, .codicon-warning').count() === 0, 'Problems: no error or warning at all', problemsNow);
+    log(`     Problems panel: ${problemsNow.replace(/\n+/g, ' | ').slice(0, 300)}`);
+    // Code actions on the applied patch: "Revert all blocks" once, no "Apply all".
+    await goToLine(page, 6);
+    await page.keyboard.press('Control+.');
+    const appliedShown = await menu.waitFor({ timeout: 5000 }).then(() => true, () => false);
+    const appliedActions = appliedShown ? await menu.locator('.monaco-list-row').allInnerTexts() : [];
+    log(`     code actions on applied block #1: ${appliedActions.join(' | ')}`);
+    check(!appliedActions.some((t) => /Apply all/.test(t)), 'code action menu of the applied patch: no "Apply all blocks"', appliedActions.join(' | '));
+    check(appliedActions.filter((t) => /Revert all blocks/.test(t)).length === 1, 'code action menu of the applied patch: "Revert all blocks" once', appliedActions.join(' | '));
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'Source Action...');
+    const sourceShown = await menu.waitFor({ timeout: 5000 }).then(() => true, () => false);
+    const sourceActions = sourceShown ? await menu.locator('.monaco-list-row').allInnerTexts() : [];
+    log(`     source actions on the applied patch: ${sourceActions.join(' | ') || '(none)'}`);
+    check(!sourceActions.some((t) => /Apply all/.test(t)), 'source actions of the applied patch: no "Apply all blocks"', sourceActions.join(' | '));
+    check(sourceActions.filter((t) => /Revert all blocks/.test(t)).length === 1, 'source actions of the applied patch: "Revert all blocks" once', sourceActions.join(' | '));
+    await page.keyboard.press('Escape');
+
+    // What the user sees: the applied patch beside src/app.py.
+    await openToSide(page, 'src/app.py', 'app.py');
+    await runCommand(page, 'View: Focus First Editor Group');
+    await goToLine(page, 1);
+    await poll(async () => /^fsrb: applied$/.test((await fsrbItem.innerText().catch(() => '')).trim()), 5000);
+    await page.waitForTimeout(500);
     await shot(page, 'vscode-applied.png');
+
+    // "Apply all" again, from the palette: nothing changes, no error.
+    await dismissToasts(page);
+    const applied = tree(WS);
+    await runCommand(page, 'fsrb: Apply all blocks');
+    await page.waitForTimeout(2000);
+    const toasts = await toastTexts(page);
+    log(`     notifications after "Apply all" on the applied patch: ${toasts.map((t) => t.text).join(' | ') || '(none)'}`);
+    check(!toasts.some((t) => t.error), '"Apply all" again: no error notification', toasts.map((t) => t.text).join(' | '));
+    const again = sameTree();
+    check(again.length === 0 && [...applied].every(([p, b]) => tree(WS).get(p)?.equals(b)), '"Apply all" again: no byte changed', again.join('; '));
+    await dismissToasts(page);
+
+    // "Revert all blocks" from the palette, Save All: before/ again.
+    await runCommand(page, 'fsrb: Revert all blocks');
+    await page.waitForTimeout(500);
+    await runCommand(page, 'File: Save All Files');
+    diffs = await poll(async () => { const d = sameTree(BEFORE); return d.length === 0 ? d : null; }, 15000) ?? sameTree(BEFORE);
+    check(diffs.length === 0, '"Revert all blocks" + Save All: every file equals before/ (docs/guide/usage.md gone, legacy/old.txt back)', diffs.join('; '));
+    log(`     after the revert, docs/ ${existsSync(join(WS, 'docs')) ? 'is still there (empty folders)' : 'is gone'}`);
+    await poll(async () => /5\/5 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 15000);
+    check(/fsrb: 5\/5 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 'status bar after the revert: "fsrb: 5/5 blocks apply"', await fsrbItem.innerText().catch(() => ''));
+    await poll(async () => /#1 applies at README\.md:3/.test(await lensText()), 10000);
+    check(/#1 applies at README\.md:3/.test(await lensText()), 'lens after the revert: "#1 applies at README.md:3"', await lensText());
+
+    await runCommand(page, 'View: Close All Editors');
+    await page.waitForTimeout(500);
 
     // No patch is visible any more: the user's merge-conflict settings are back.
     const restored = await poll(() => !/merge-conflict\./.test(readFileSync(userSettings, 'utf8')), 10000);
@@ -268,12 +350,48 @@ async function runCommand(page, title) {
   log(`     ran "${title}" from the command palette`);
 }
 
-async function goToLine(page, n) {
-  await page.keyboard.press('Control+G');
+async function openToSide(page, path, tab) {
+  await page.keyboard.press('Control+P');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor();
+  await input.fill(path);
+  // Ctrl+Enter opens the selected row: wait until the list has caught up
+  // with the filter (the first row may still be a recently opened file).
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: tab }).first().waitFor();
+  await page.waitForTimeout(200);
+  await page.keyboard.press('Control+Enter');
+  await page.waitForSelector(`.tab.active:has-text("${tab}")`);
+  await input.waitFor({ state: 'hidden' });
+  await page.waitForTimeout(300);
+}
+
+// The notification toasts on screen, and whether each is an error.
+async function toastTexts(page) {
+  const items = page.locator('.notifications-toasts .notification-list-item');
+  const out = [];
+  for (let i = 0; i < (await items.count()); i++) {
+    const it = items.nth(i);
+    out.push({ text: (await it.innerText()).replace(/\s+/g, ' ').trim(), error: (await it.locator('.codicon-error').count()) > 0 });
+  }
+  return out;
+}
+
+async function dismissToasts(page) {
+  await runCommand(page, 'Notifications: Clear All Notifications').catch(() => {});
+}
+
+async function goToLine(page, n) {
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'hidden' });
+  await page.keyboard.press('Control+G');
+  await input.waitFor();
+  // Go to Line opens with ":" in the box: only then is it the box that has
+  // the keyboard (a key typed too early lands in the editor).
+  await poll(async () => (await input.inputValue()).startsWith(':'), 5000, 50);
+  if (!(await input.inputValue()).startsWith(':')) throw Object.assign(new Error('Go to Line did not open'), { name: 'TimeoutError' });
   await input.fill(`:${n}`);
   await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden' });
   await page.waitForTimeout(150);
 }
 
