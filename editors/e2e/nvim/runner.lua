@@ -497,6 +497,8 @@ local function main()
   vim.cmd('edit second.fsrb')
   local buf2 = vim.api.nvim_get_current_buf()
   vim.wait(5000, function() return #require('fsrb').clients(buf2) > 0 end, 20)
+  check(#fsrb.clients() == 1 and (fsrb.clients(buf2)[1] or {}).id == (fsrb.clients(buf)[1] or {}).id,
+    'a second patch of the same root reuses the client', tostring(#fsrb.clients()))
   vim.api.nvim_win_set_cursor(0, { 10, 0 }) -- inside block #2
   done, applied = 0, 0
   vim.cmd('FsrbApplyBlock')
@@ -514,7 +516,12 @@ local function main()
     local c, r = fsrb.clients(buf)[1], fsrb.clients(readme)[1]
     return c ~= nil and old ~= nil and c.id ~= old.id and r ~= nil and r.id == c.id and #fsrb.clients() == 1
   end, 20)
-  check(restarted, ':FsrbRestart: one new client, attached to the patch and to README.md')
+  local state = {}
+  for _, c in ipairs(fsrb.clients()) do
+    table.insert(state, string.format('client %d (old %s): buffers %s', c.id, tostring(old and old.id), table.concat(vim.tbl_keys(c.attached_buffers or {}), ',')))
+  end
+  check(restarted, ':FsrbRestart: one new client, attached to the patch and to README.md',
+    string.format('patch %d, README.md %d; %s', buf, readme, #state > 0 and table.concat(state, '; ') or 'no client'))
 
   -- 9. A server that cannot be found is reported clearly (and nothing starts).
   local notes = {}

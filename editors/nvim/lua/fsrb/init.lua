@@ -310,6 +310,19 @@ function M.executable()
   return type(cmd) == 'table' and cmd[1] ~= nil and vim.fn.executable(cmd[1]) == 1
 end
 
+-- One client per root, on every version: 0.10's default test compares the
+-- root with the workspace folders' names (ours is the folder's base name)
+-- and would start a client per patch. A client shutting down is not reused.
+local function reuse(client, config)
+  if client.name ~= config.name or client.config.root_dir ~= config.root_dir then
+    return false
+  end
+  if has('0.11') then
+    return not client:is_stopped()
+  end
+  return not client.is_stopped()
+end
+
 --- Starts or reuses the client for bufnr; returns its id.
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
@@ -325,7 +338,7 @@ function M.attach(bufnr)
   end
   local root = find_root(bufnr)
   if has_start then
-    local started = vim.lsp.start(client_config(root), { bufnr = bufnr })
+    local started = vim.lsp.start(client_config(root), { bufnr = bufnr, reuse_client = reuse })
     M.sync_targets()
     return started
   end
@@ -514,13 +527,13 @@ local function show_status(err, result)
   notify(string.format('%s; %s', tostring(result.state), #parts > 0 and table.concat(parts, ', ') or 'no blocks'))
 end
 
-local function stop(client)
+local function stop(client, force)
   if has('0.11') then
-    client:stop()
+    client:stop(force)
   elseif client.stop then
-    client.stop()
+    client.stop(force)
   else
-    vim.lsp.stop_client(client.id)
+    vim.lsp.stop_client(client.id, force)
   end
 end
 
@@ -534,7 +547,7 @@ M.log_path = log_path
 
 --- Stops the fsrb clients and attaches the served buffers again.
 function M.restart()
-  local bufs = {}
+  local bufs, old = {}, {}
   for _, c in ipairs(M.clients()) do
     for b in pairs(c.attached_buffers or {}) do
       if vim.api.nvim_buf_is_valid(b) and served(b) then
@@ -542,15 +555,38 @@ function M.restart()
       end
     end
     stop(c)
+    table.insert(old, c)
   end
   M._clients = {}
-  vim.defer_fn(function()
+  -- Attach again once the old clients are gone: vim.lsp.start would reuse
+  -- one that is still shutting down, and lose the buffers when it exits.
+  -- A client still there after 2 s is stopped by force.
+  local waited = 0
+  local timer = uv.new_timer()
+  timer:start(50, 50, vim.schedule_wrap(function()
+    waited = waited + 50
+    local alive = {}
+    for _, c in ipairs(old) do
+      if vim.lsp.get_client_by_id(c.id) then
+        table.insert(alive, c)
+      end
+    end
+    if #alive > 0 and waited == 2000 then
+      for _, c in ipairs(alive) do
+        stop(c, true)
+      end
+    end
+    if #alive > 0 and waited < 5000 then
+      return
+    end
+    timer:stop()
+    timer:close()
     for b in pairs(bufs) do
       if vim.api.nvim_buf_is_valid(b) then
         M.attach(b)
       end
     end
-  end, 500)
+  end))
 end
 
 local function create_commands()
