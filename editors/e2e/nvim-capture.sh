@@ -37,44 +37,45 @@ vim.diagnostic.config({ virtual_text = { spacing = 2 }, signs = true, underline 
 require('fsrb').setup({ cmd = { '$tmp/bin/fsrb-lsp' } })
 LUA
 
-# start NAME NVIM [ARGS...]: a fresh copy of the fixture and Neovim in tmux.
+# start NAME ROWS NVIM [ARGS...]: a fresh copy of the fixture and Neovim in
+# a tmux window of 110 columns and ROWS rows.
 start() {
-  local name=$1 nvim=$2; shift 2
+  local name=$1 rows=$2 nvim=$3; shift 3
   rm -rf "$tmp/ws-$name"; mkdir -p "$tmp/ws-$name"
   cp -R "$here/fixture/before/." "$tmp/ws-$name/"; cp "$here/fixture/change.fsrb" "$tmp/ws-$name/"
   [ -z "$session" ] || tmux kill-session -t "$session" 2>/dev/null || true
   session="fsrb-capture-$$-$name"
-  tmux new-session -d -s "$session" -x 110 -y 30 \
+  tmux new-session -d -s "$session" -x 110 -y "$rows" \
     "cd '$tmp/ws-$name' && FSRB_CAPTURE_FLAG='$tmp/flag-$name' XDG_CONFIG_HOME='$tmp/config' XDG_DATA_HOME='$tmp/data' XDG_CACHE_HOME='$tmp/cache-$name' XDG_STATE_HOME='$tmp/state-$name' TERM=xterm-256color '$nvim' -i NONE -n $*"
 }
 
-# shoot NAME: the pane as text and as a PNG.
+# shoot NAME ROWS: the pane as text and as a PNG (ansi2html draws 18 px rows).
 shoot() {
-  local name=$1
+  local name=$1 rows=$2
   tmux capture-pane -t "$session" -p >"$out/$name.txt"
   tmux capture-pane -t "$session" -p -e >"$tmp/$name.ansi"
   python3 "$here/ansi2html.py" <"$tmp/$name.ansi" >"$tmp/$name.html"
   chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
-    --window-size=1020,560 --screenshot="$out/$name.png" "file://$tmp/$name.html" >/dev/null 2>&1
+    --window-size=1020,$((rows * 18 + 20)) --screenshot="$out/$name.png" "file://$tmp/$name.html" >/dev/null 2>&1
   echo "wrote $out/$name.txt and $out/$name.png"
 }
 
 # 1. Neovim 0.7.2: the diagnostics on the patch as written.
-start diagnostics nvim change.fsrb
+start diagnostics 30 nvim change.fsrb
 sleep 2
 tmux send-keys -t "$session" '3jzt' ''
 sleep 1
 tmux send-keys -t "$session" '9j' ':echo ""' Enter
 sleep 0.5
-shoot nvim
+shoot nvim 30
 
-# 2. Neovim 0.12: applied. The patch above, src/app.py below.
-start applied "$nvim_applied" change.fsrb
+# 2. Neovim 0.12: applied. The patch above, the end of src/app.py below.
+start applied 40 "$nvim_applied" change.fsrb
 sleep 1
 tmux send-keys -t "$session" ":luafile $here/nvim/capture-applied.lua" Enter
 for _ in $(seq 100); do [ -s "$tmp/flag-applied" ] && break; sleep 0.1; done
 flag=$(cat "$tmp/flag-applied" 2>/dev/null || echo "no answer")
 [ "$flag" = done ] || { tmux capture-pane -t "$session" -p >&2; echo "nvim-capture: $flag" >&2; exit 1; }
-tmux send-keys -t "$session" ':belowright split +11 src/app.py' Enter ':wincmd k' Enter ':echo ""' Enter
+tmux send-keys -t "$session" ':cd .' Enter ':belowright 11split +7 src/app.py' Enter 'zt' ':wincmd k' Enter ':echo ""' Enter
 sleep 1
-shoot nvim-applied
+shoot nvim-applied 40

@@ -15,18 +15,23 @@ local function fail(msg)
 end
 
 local function poll(cond, timeout, next_step, what)
-  local waited = 0
+  local waited, finished = 0, false
   local timer = (vim.uv or vim.loop).new_timer()
+  local function finish(fn)
+    finished = true
+    timer:stop()
+    timer:close()
+    fn()
+  end
   timer:start(50, 50, vim.schedule_wrap(function()
+    if finished then
+      return -- a tick queued before the timer stopped
+    end
     waited = waited + 50
     if cond() then
-      timer:stop()
-      timer:close()
-      next_step()
+      finish(next_step)
     elseif waited > timeout then
-      timer:stop()
-      timer:close()
-      fail('timed out waiting for ' .. what)
+      finish(function() fail('timed out waiting for ' .. what) end)
     end
   end))
 end
