@@ -276,6 +276,33 @@ local function main()
   all, offered = titled(actions(nil), 'Apply all blocks')
   check(#all == 1, 'code action "Apply all blocks" listed exactly once with no kind filter', offered)
   log('     code actions (no filter): %s', offered)
+  -- The menu a user gets from :lua vim.lsp.buf.code_action() on line 1.
+  local function menu()
+    local titles, shown = {}, false
+    local select = vim.ui.select
+    vim.ui.select = function(items, _, on_choice)
+      for _, item in ipairs(items) do
+        local action = item.action or item[2] or item
+        table.insert(titles, action.title)
+      end
+      shown = true
+      on_choice(nil, nil)
+    end
+    vim.api.nvim_win_set_cursor(0, { 1, 0 })
+    vim.lsp.buf.code_action()
+    vim.wait(5000, function() return shown end, 20)
+    vim.ui.select = select
+    return titles
+  end
+  local items = menu()
+  local n_all = 0
+  for _, title in ipairs(items) do
+    if vim.startswith(title, 'Apply all blocks') then
+      n_all = n_all + 1
+    end
+  end
+  check(n_all == 1, 'vim.lsp.buf.code_action() on line 1 lists "Apply all blocks" once', table.concat(items, ' | '))
+  log('     vim.lsp.buf.code_action() menu: %s', table.concat(items, ' | '))
   local blocks = {}
   for _, l in ipairs(lenses(buf)) do
     local n = l.command and l.command.title and l.command.title:match('^#(%d+) ')
