@@ -535,6 +535,28 @@ local function main()
   check(last.arguments and last.arguments[2] == 2, ':FsrbApplyBlock picked block #2 under the cursor', vim.inspect(last.arguments))
   check(read(ws .. '/notes/b.txt') == 'second\n' and read(ws .. '/notes/a.txt') == nil, ':FsrbApplyBlock created notes/b.txt only', tostring(read(ws .. '/notes/b.txt')))
 
+  -- :FsrbStatus says the patch is partly applied; :FsrbRevertBlock (block
+  -- under the cursor) takes notes/b.txt away again, and its folder.
+  local said_status = {}
+  local notify_was = vim.notify
+  vim.notify = function(msg) table.insert(said_status, msg) end
+  done = 0
+  vim.cmd('FsrbStatus')
+  local partly = vim.wait(5000, function() return done >= 1 and #said_status > 0 end, 20)
+  vim.notify = notify_was
+  check(partly and said_status[1]:find('partly-applied', 1, true) and said_status[1]:find('#2 applied notes/b.txt', 1, true),
+    ':FsrbStatus: partly-applied, #2 applied', said_status[1])
+  done, applied = 0, 0
+  vim.api.nvim_win_set_cursor(0, { 10, 0 })
+  vim.cmd('FsrbRevertBlock')
+  vim.wait(10000, function() return done >= 1 and applied >= 1 end, 20)
+  vim.cmd('silent! wall')
+  last = fsrb.last_command or {}
+  check(last.command == 'fsrb.revertBlock' and last.arguments and last.arguments[2] == 2 and last.err == nil,
+    ':FsrbRevertBlock reverted block #2 under the cursor', vim.inspect({ last.command, last.err, last.arguments }))
+  check(not uv.fs_stat(ws .. '/notes/b.txt') and not uv.fs_stat(ws .. '/notes'), ':FsrbRevertBlock: notes/b.txt and notes/ gone',
+    tostring(read(ws .. '/notes/b.txt')))
+
   -- 8b. :FsrbRestart: a new client, attached to the patches and the files.
   local old = fsrb.clients(buf)[1]
   vim.cmd('FsrbRestart')
