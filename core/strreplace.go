@@ -207,7 +207,11 @@ func (v *validator) strAmbiguous(b *Block, d *doc, hay string, occ []int) {
 		list += ", …"
 	}
 	if b.Expected > 0 {
-		p.Message = fmt.Sprintf("old_string occurs %d times in %s (lines %s), but %d replacements were expected", len(occ), b.Path, list, b.Expected)
+		were := "replacements were"
+		if b.Expected == 1 {
+			were = "replacement was"
+		}
+		p.Message = fmt.Sprintf("old_string occurs %d times in %s (lines %s), but %d %s expected", len(occ), b.Path, list, b.Expected, were)
 		p.Hint = "give more surrounding text in old_string, or the right number of expected replacements"
 	} else {
 		p.Message = fmt.Sprintf("old_string occurs %d times in %s (lines %s); it must occur exactly once", len(occ), b.Path, list)

@@ -522,3 +522,17 @@ func TestBigPatch(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyToolCalls: apply takes agents' own tool-call JSON as a patch.
+func TestApplyToolCalls(t *testing.T) {
+	s := start(t, startOpt{})
+	s.write("a.txt", "alpha\n")
+	calls := `[{"name": "Edit", "input": {"file_path": "a.txt", "old_string": "alp", "new_string": "ALP"}},` +
+		`{"type": "apply_patch_call", "call_id": "c1", "operation": {"type": "create_file", "path": "b.txt", "diff": "+bee\n"}}]`
+	r := s.call("apply", map[string]any{"patch": calls})
+	if r.isError || r.data["format"].(map[string]any)["name"] != "tool-calls" {
+		t.Fatalf("apply of tool calls: %+v", r)
+	}
+	wantFile(t, s, "a.txt", "ALPha\n")
+	wantFile(t, s, "b.txt", "bee\n")
+}
