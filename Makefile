@@ -5,7 +5,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build install demo test fmt-check vet gotest bench clean vsix e2e e2e-nvim e2e-vscode fuzz stress
+.PHONY: all build install demo test fmt-check vet gotest bench clean vsix e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress
 
 all: build
 
@@ -82,7 +82,12 @@ clean:
 vsix:
 	cd editors/vscode && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; } && npm run package
 
-e2e: e2e-nvim e2e-vscode
+e2e: e2e-nvim e2e-vscode e2e-mcp
+
+# fsrb mcp from a client that is not ours: the official TypeScript SDK's
+# (mcp/e2e, its own package.json and lockfile; Node >= 18 and npm).
+e2e-mcp:
+	bash mcp/e2e/run.sh
 
 e2e-nvim:
 	bash editors/e2e/nvim.sh

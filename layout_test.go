@@ -14,7 +14,9 @@ const module = "github.com/fsrb/fsrb"
 
 // allowed says which of our packages a package may import (DESIGN.md
 // "Layout and dependency direction"): core imports nothing of ours, its
-// sub-packages only core, treesitter only core, lsp core and treesitter.
+// sub-packages only core, treesitter only core, lsp core and treesitter;
+// pipeline (the engine as front ends run it) core and treesitter, and the
+// MCP server core, treesitter and pipeline.
 func allowed(pkg, imp string) bool {
 	within := func(p, root string) bool { return p == root || strings.HasPrefix(p, root+"/") }
 	switch {
@@ -24,6 +26,10 @@ func allowed(pkg, imp string) bool {
 		return within(imp, "core") && imp != pkg
 	case within(pkg, "treesitter"):
 		return within(imp, "core") || within(imp, "treesitter")
+	case within(pkg, "pipeline"):
+		return within(imp, "core") || within(imp, "treesitter")
+	case within(pkg, "mcp"):
+		return within(imp, "core") || within(imp, "treesitter") || within(imp, "pipeline") || within(imp, "mcp")
 	case within(pkg, "lsp"):
 		return within(imp, "core") || within(imp, "treesitter") || within(imp, "lsp")
 	case within(pkg, "cmd"):

@@ -88,6 +88,13 @@ type Block struct {
 	// every SEARCH line (Search holds the texts without the prefixes).
 	Hashes []HashRef
 
+	// OpStrReplace and OpInsert (strreplace.go): ReplaceAll replaces every
+	// place of Search; Expected > 0 is how many places Search must have;
+	// InsertAfter is the line Replace goes after (0: the top).
+	ReplaceAll  bool
+	Expected    int
+	InsertAfter int
+
 	// Overwrite lets a create replace an existing file (apply-patch's Add
 	// File, as in Codex), with a warning.
 	Overwrite bool

@@ -14,10 +14,11 @@ const (
 	FormatUdiff         = "udiff"          // dialect 7
 	FormatCline         = "cline"          // dialects 1-5 (Cline's markers are read in every mode)
 	FormatHashline      = "hashline"       // dialects 1-5, every SEARCH written N:hhhh|text
+	FormatToolCalls     = "tool-calls"     // agents' edit tool calls as JSON (toolcalls.go)
 )
 
 // Formats lists the accepted --format values.
-var Formats = []string{FormatAuto, FormatSearchReplace, FormatApplyPatch, FormatUdiff, FormatCline, FormatHashline}
+var Formats = []string{FormatAuto, FormatSearchReplace, FormatApplyPatch, FormatUdiff, FormatCline, FormatHashline, FormatToolCalls}
 
 // ValidFormat reports whether name is one of Formats ("" counts as auto).
 func ValidFormat(name string) bool {

@@ -109,8 +109,27 @@ func invertBlock(b *Block) (Block, *Problem) {
 		out.Op, out.Search, out.Replace = OpCreate, "", b.Search
 	case OpMove:
 		out.Path, out.MoveTo = b.MoveTo, b.Path
+	case OpStrReplace:
+		// One substring for another swaps back; a replace_all, a deletion
+		// of text or an insert at a line number leaves nothing to find
+		// exactly where it was.
+		if !b.ReplaceAll && b.Search != "" && b.Replace != "" {
+			out.Search, out.Replace = b.Replace, b.Search
+			return out, nil
+		}
+		return *b, irreversible(b, "it replaced every occurrence, or removed text, and the file does not say where the old text stood")
+	case OpInsert:
+		return *b, irreversible(b, fmt.Sprintf("it inserted lines after line %d, and the file does not say which lines those are now", b.InsertAfter))
 	}
 	return out, nil
+}
+
+func irreversible(b *Block, why string) *Problem {
+	return &Problem{
+		Kind: KindIrreversible, Block: b.Number, Path: b.Path, Span: b.Span,
+		Message: fmt.Sprintf("block #%d cannot be reverted: %s", b.Number, why),
+		Hint:    irreversibleHint,
+	}
 }
 
 // anchorsHold reports whether a hunk leaves the lines its "@@" anchors

@@ -30,6 +30,13 @@ type ParseOptions struct {
 // opt.Format forces one, or DetectFormat picks it from the text, and the
 // choice is recorded in Patch.Format.
 func Parse(text string, opt ParseOptions) *Patch {
+	// Agents' tool calls (toolcalls.go) are JSON, which no other format is.
+	auto := opt.Format == "" || opt.Format == FormatAuto
+	if opt.Format == FormatToolCalls || auto && looksLikeJSON(text) {
+		if patch, ok := parseToolCalls(text, !auto); ok {
+			return patch
+		}
+	}
 	var lines []line // read once, for the choice of format and the check for a mix
 	if opt.Format == "" || opt.Format == FormatAuto {
 		lines = splitLines(text)

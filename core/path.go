@@ -90,6 +90,10 @@ func CleanPath(root, name string) (string, error) {
 	return p, nil
 }
 
+// PathKind tells which problem kind an error of CleanPath or FS.RealPath
+// belongs to: outside-root, bad-path, or read-error.
+func PathKind(err error) Kind { return pathKind(err) }
+
 // pathKind tells which problem kind a path error belongs to.
 func pathKind(err error) Kind {
 	var pe *pathError

@@ -280,6 +280,12 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 	case OpMove:
 		v.move(b, t, res)
 		return
+	case OpStrReplace:
+		v.strReplace(b, t, res)
+		return
+	case OpInsert:
+		v.insert(b, t, res)
+		return
 	}
 	if b.Op == OpCreate && v.appliedCreate(b, t, res) {
 		return

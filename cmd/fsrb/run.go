@@ -9,13 +9,12 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
 	"github.com/spf13/pflag"
 
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/core/commit"
 	"github.com/fsrb/fsrb/core/report"
-	"github.com/fsrb/fsrb/treesitter"
+	"github.com/fsrb/fsrb/pipeline"
 )
 
 // Exit codes of the man page.
@@ -38,6 +37,7 @@ type flags struct {
 const usage = `usage: fsrb [flags] <patchfile | ->
        fsrb --revert [flags] <patchfile | ->
        fsrb read --hashlines FILE
+       fsrb mcp [--root DIR]
 
 Applies the edits of a patch (SEARCH/REPLACE blocks, Cline/Roo blocks,
 *** Begin Patch, unified diffs, hashline blocks) to the files under the
@@ -46,6 +46,8 @@ failure (nothing written), 2 usage error. A patch already applied is
 refused (already-applied), never written twice. "fsrb --revert PATCH"
 undoes a patch whose every block is applied, all or nothing. "fsrb read
 --hashlines FILE" prints FILE as N:hhhh|line for hashline SEARCH blocks.
+"fsrb mcp" serves the same engine to coding agents as an MCP server over
+stdio.
 
 Flags:
 `
@@ -53,6 +55,9 @@ Flags:
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "read" {
 		return read(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "mcp" {
+		return serveMCP(args[1:], stdout, stderr)
 	}
 	var f flags
 	fs := pflag.NewFlagSet("fsrb", pflag.ContinueOnError)
@@ -174,24 +179,11 @@ func readPatch(name string, stdin io.Reader) (string, error) {
 }
 
 func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
-	disk, err := commit.NewDisk(root)
+	ws, err := pipeline.Open(root, given)
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
-	slashRoot := filepath.ToSlash(disk.Root)
-	var aliases []string
-	if g := filepath.ToSlash(given); g != slashRoot {
-		aliases = append(aliases, g)
-	}
-	exists := func(name string) bool {
-		clean, err := core.CleanPathIn(slashRoot, aliases, name)
-		if err != nil {
-			return false
-		}
-		_, err = disk.ReadFile(clean)
-		return err == nil
-	}
-	patch := core.Parse(text, core.ParseOptions{Exists: exists, Format: f.format})
+	patch := ws.Parse(text, f.format)
 	if f.blocks {
 		if err := report.Blocks(stdout, patch, f.json); err != nil {
 			return exitFail
@@ -201,38 +193,17 @@ func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	// Every run checks for an interrupted commit first: validating against
-	// a half-applied tree would report nonsense, and committing on top of
-	// it would let a later recovery undo this run with stale backups.
-	if pending, err := commit.Pending(disk.Root, commit.Options{}); err == nil && pending {
-		return recoveryNeeded(patch, f, stdout, stderr)
+	o, err := ws.Run(patch, pipeline.Options{
+		Fuzzy: f.fuzzy, SyntaxCheck: f.syntaxCheck, DryRun: f.dryRun, Partial: f.partial, Revert: f.revert,
+		Diffs: f.diff && f.json, // one object on stdout: the diffs go inside it
+	})
+	if errors.Is(err, pipeline.ErrRecoveryNeeded) {
+		return recoveryNeeded(o, f, stdout, stderr)
 	}
-	plan := validate(patch, disk, core.Options{Root: slashRoot, RootAliases: aliases, Fuzzy: f.fuzzy}, f.syntaxCheck, f.revert)
-	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Color: colorOK(stdout), Revert: f.revert}
-	switch {
-	case f.dryRun:
-		o.Mode = report.ModeDryRun
-	case f.partial:
-		o.Mode = report.ModePartial
-	}
-	canWrite := plan.OK() || f.partial && len(plan.Files) > 0
-	if f.diff && canWrite {
-		if f.json { // one object on stdout: the diffs go inside it
-			o.Diffs = map[string]string{}
-			for _, fc := range plan.Files {
-				o.Diffs[fc.Display] = fileDiff(fc)
-			}
-		} else {
-			printDiff(stdout, plan)
-		}
-	}
-	if !f.dryRun && canWrite {
-		if _, err := commit.Commit(disk.Root, plan.Files, commit.Options{}); err != nil {
-			plan.Problems = append(plan.Problems, commitProblem(err))
-			o.CommitFailed = true
-		} else {
-			o.Written = true
-		}
+	plan := o.Plan
+	o.Color = colorOK(stdout)
+	if f.diff && !f.json && (plan.OK() || f.partial && len(plan.Files) > 0) {
+		printDiff(stdout, plan)
 	}
 	if f.json {
 		report.JSON(stdout, o)
@@ -248,32 +219,15 @@ func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// validate is the engine as the CLI runs it: core, with tree-sitter
-// plugged in to explain ambiguous blocks and to check the syntax of what
-// the plan writes (warnings; they never stop a commit). With revert, the
-// plan is the patch's inverse (core.Revert).
+// validate is the engine as the CLI runs it (pipeline.Validate).
 func validate(patch *core.Patch, fsys core.FS, opt core.Options, syntaxCheck, revert bool) *core.Plan {
-	opt.Explain = treesitter.Explain
-	check := core.Validate
-	if revert {
-		check = core.Revert
-	}
-	plan := check(patch, fsys, opt)
-	if !syntaxCheck {
-		return plan
-	}
-	if syntax := treesitter.SyntaxProblems(plan); len(syntax) > 0 {
-		plan.Problems = append(plan.Problems, syntax...)
-		plan.Problems.Sort()
-	}
-	return plan
+	return pipeline.Validate(patch, fsys, opt, syntaxCheck, revert)
 }
 
 // recoveryNeeded refuses a run while an interrupted commit is pending.
-func recoveryNeeded(patch *core.Patch, f flags, stdout, stderr io.Writer) int {
+func recoveryNeeded(o report.Outcome, f flags, stdout, stderr io.Writer) int {
 	if f.json {
-		plan := &core.Plan{Patch: patch, Problems: core.Problems{commitProblem(commit.ErrRecoveryNeeded)}}
-		report.JSON(stdout, report.Outcome{Plan: plan, CommitFailed: true})
+		report.JSON(stdout, o)
 		return exitFail
 	}
 	fmt.Fprint(stderr, "[ERROR] An earlier fsrb commit in this workspace was interrupted (a crash, a kill, a power cut):\n"+
@@ -282,39 +236,15 @@ func recoveryNeeded(patch *core.Patch, f flags, stdout, stderr io.Writer) int {
 	return exitFail
 }
 
-func commitProblem(err error) core.Problem {
-	var conflict *commit.ConflictError
-	if errors.As(err, &conflict) {
-		return core.Problem{Kind: core.KindConflict, Path: conflict.Path, Message: err.Error(),
-			Hint: "run fsrb again to validate against the new content"}
-	}
-	if errors.Is(err, commit.ErrRecoveryNeeded) {
-		return core.Problem{Kind: core.KindCommit, Message: err.Error(),
-			Hint: "run fsrb --recover to roll the interrupted commit back, then run this patch again"}
-	}
-	return core.Problem{Kind: core.KindCommit, Message: err.Error(),
-		Hint: "fix the cause (permissions, disk space) and run fsrb again"}
-}
+func commitProblem(err error) core.Problem { return pipeline.CommitProblem(err) }
 
 func printDiff(w io.Writer, plan *core.Plan) {
 	for _, fc := range plan.Files {
-		fmt.Fprint(w, fileDiff(fc))
+		fmt.Fprint(w, pipeline.FileDiff(fc))
 	}
 	if len(plan.Files) > 0 {
 		fmt.Fprintln(w)
 	}
-}
-
-// fileDiff is the unified diff of one file's change.
-func fileDiff(fc core.FileChange) string {
-	from, to := "a/"+fc.Display, "b/"+fc.Display
-	switch fc.Action {
-	case core.ActionCreate:
-		from = "/dev/null"
-	case core.ActionDelete:
-		to = "/dev/null"
-	}
-	return udiff.Unified(from, to, string(fc.Old), string(fc.New))
 }
 
 // colorOK: colour only on a terminal, and never with NO_COLOR set

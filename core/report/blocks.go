@@ -44,7 +44,7 @@ func Blocks(w io.Writer, patch *core.Patch, asJSON bool) error {
 		out = append(out, jsonBlock{Op: string(core.OpShell), Replace: s.Text, StartLine: start, EndLine: end, Dialect: s.Lang})
 	}
 	if asJSON {
-		probs := []jsonProblem{}
+		probs := []ProblemJSON{}
 		for _, pr := range patch.Problems {
 			probs = append(probs, Problem(pr))
 		}
@@ -56,7 +56,7 @@ func Blocks(w io.Writer, patch *core.Patch, asJSON bool) error {
 		return enc.Encode(struct {
 			Format   jsonFormat    `json:"format"`
 			Blocks   []jsonBlock   `json:"blocks"`
-			Problems []jsonProblem `json:"problems"`
+			Problems []ProblemJSON `json:"problems"`
 		}{formatOf(patch), out, probs})
 	}
 	for _, b := range out {

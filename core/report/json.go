@@ -7,9 +7,11 @@ import (
 	"github.com/fsrb/fsrb/core"
 )
 
-// The --json schema of DESIGN.md "CLI contract", plus "severity", "hint",
-// "snippet" and the candidates' "diff", and "notes" for what is not an error.
-type jsonReport struct {
+// Report is the --json object: the schema of the CLI contract, plus
+// "severity", "hint", "snippet" and the candidates' "diff", and "notes" for
+// what is not an error. The MCP server's tools answer with it as their
+// structured content.
+type Report struct {
 	OK      bool          `json:"ok"`
 	Format  jsonFormat    `json:"format"`
 	DryRun  bool          `json:"dry_run,omitempty"`
@@ -18,8 +20,8 @@ type jsonReport struct {
 	Written bool          `json:"written"`
 	Files   []jsonFile    `json:"files"`
 	Skipped []int         `json:"skipped,omitempty"`
-	Errors  []jsonProblem `json:"errors"`
-	Notes   []jsonProblem `json:"notes"`
+	Errors  []ProblemJSON `json:"errors"`
+	Notes   []ProblemJSON `json:"notes"`
 }
 
 // jsonFormat says how the patch text was read (DESIGN.md "Dialects"):
@@ -43,7 +45,8 @@ type jsonFile struct {
 	Diff      string `json:"diff,omitempty"` // with --diff: the file's unified diff
 }
 
-type jsonProblem struct {
+// ProblemJSON is a problem in the --json report ("errors" and "notes").
+type ProblemJSON struct {
 	Path       string          `json:"path"`
 	Block      int             `json:"block"`
 	Kind       string          `json:"kind"`
@@ -72,8 +75,15 @@ type jsonCandidate struct {
 
 // JSON writes the outcome as one JSON object.
 func JSON(w io.Writer, o Outcome) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(Build(o))
+}
+
+// Build returns the outcome's --json object.
+func Build(o Outcome) Report {
 	p := o.Plan
-	r := jsonReport{
+	r := Report{
 		OK:      p.OK() && (o.Written || o.Mode == ModeDryRun),
 		Format:  formatOf(p.Patch),
 		DryRun:  o.Mode == ModeDryRun,
@@ -81,8 +91,8 @@ func JSON(w io.Writer, o Outcome) error {
 		Revert:  o.Revert,
 		Written: o.Written,
 		Files:   []jsonFile{},
-		Errors:  []jsonProblem{},
-		Notes:   []jsonProblem{},
+		Errors:  []ProblemJSON{},
+		Notes:   []ProblemJSON{},
 	}
 	if o.Written || o.Mode == ModeDryRun {
 		for _, f := range p.Files {
@@ -104,14 +114,12 @@ func JSON(w io.Writer, o Outcome) error {
 			r.Notes = append(r.Notes, jp)
 		}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return r
 }
 
 // Problem converts a problem into its JSON shape.
-func Problem(pr core.Problem) jsonProblem {
-	jp := jsonProblem{
+func Problem(pr core.Problem) ProblemJSON {
+	jp := ProblemJSON{
 		Path: pr.Path, Block: pr.Block, Kind: string(pr.Kind), Severity: pr.Severity.String(),
 		Message: pr.Message, Hint: pr.Hint, Snippet: pr.Snippet, Line: pr.Line,
 		Candidates: []jsonCandidate{},

@@ -1,0 +1,174 @@
+// Package pipeline is the engine as a front end runs it on the disk:
+// parse, validate (core, with tree-sitter's explanations and syntax check),
+// and commit through the journal (core/commit). The CLI and the MCP server
+// both call it, so a check added here reaches both.
+package pipeline
+
+import (
+	"errors"
+	"path/filepath"
+
+	"github.com/aymanbagabas/go-udiff"
+
+	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/core/commit"
+	"github.com/fsrb/fsrb/core/report"
+	"github.com/fsrb/fsrb/treesitter"
+)
+
+// Workspace is a root on disk, resolved once.
+type Workspace struct {
+	Disk    *commit.Disk
+	Root    string   // the resolved root, slash-separated
+	Aliases []string // other spellings of Root (as the user gave it)
+}
+
+// Open opens the workspace at root. given is the root as the user wrote it
+// (absolute); patches may spell absolute paths either way. "" means root.
+func Open(root, given string) (*Workspace, error) {
+	disk, err := commit.NewDisk(root)
+	if err != nil {
+		return nil, err
+	}
+	w := &Workspace{Disk: disk, Root: filepath.ToSlash(disk.Root)}
+	if g := filepath.ToSlash(given); g != "" && g != w.Root {
+		w.Aliases = append(w.Aliases, g)
+	}
+	return w, nil
+}
+
+// Clean turns a path as written (relative, or absolute inside the root)
+// into a clean slash path relative to the root, or says why it is refused.
+func (w *Workspace) Clean(name string) (string, error) {
+	return core.CleanPathIn(w.Root, w.Aliases, name)
+}
+
+// Exists reports whether a file of that name exists in the root.
+func (w *Workspace) Exists(name string) bool {
+	clean, err := w.Clean(name)
+	if err != nil {
+		return false
+	}
+	_, err = w.Disk.ReadFile(clean)
+	return err == nil
+}
+
+// Parse parses a patch text; format is one of core.Formats ("" detects).
+func (w *Workspace) Parse(text, format string) *core.Patch {
+	return core.Parse(text, core.ParseOptions{Exists: w.Exists, Format: format})
+}
+
+// Options says how to run a patch.
+type Options struct {
+	Fuzzy       bool
+	SyntaxCheck bool // tree-sitter syntax warnings (the CLI's --syntax-check)
+	DryRun      bool // validate only
+	Partial     bool // commit the blocks that validate, skip the rest
+	Diffs       bool // fill Outcome.Diffs with each file's unified diff
+	Revert      bool // run the patch's inverse (core.Revert): undo an applied patch
+}
+
+// ErrRecoveryNeeded: an interrupted commit is pending in the workspace;
+// nothing was validated or written (see RecoveryOutcome).
+var ErrRecoveryNeeded = commit.ErrRecoveryNeeded
+
+// Run validates a parsed patch against the workspace and, unless it is a
+// dry run, commits it all or nothing (or, with Partial, the blocks that
+// validate). The outcome is what core/report renders; Written says
+// whether the commit happened.
+func (w *Workspace) Run(patch *core.Patch, opt Options) (report.Outcome, error) {
+	// Every run checks for an interrupted commit first: validating against
+	// a half-applied tree would report nonsense, and committing on top of
+	// it would let a later recovery undo this run with stale backups.
+	if pending, err := commit.Pending(w.Disk.Root, commit.Options{}); err == nil && pending {
+		return RecoveryOutcome(patch), ErrRecoveryNeeded
+	}
+	plan := Validate(patch, w.Disk, w.options(opt.Fuzzy), opt.SyntaxCheck, opt.Revert)
+	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Revert: opt.Revert}
+	switch {
+	case opt.DryRun:
+		o.Mode = report.ModeDryRun
+	case opt.Partial:
+		o.Mode = report.ModePartial
+	}
+	canWrite := plan.OK() || opt.Partial && len(plan.Files) > 0
+	if opt.Diffs && canWrite {
+		o.Diffs = map[string]string{}
+		for _, fc := range plan.Files {
+			o.Diffs[fc.Display] = FileDiff(fc)
+		}
+	}
+	if !opt.DryRun && canWrite {
+		if _, err := commit.Commit(w.Disk.Root, plan.Files, commit.Options{}); err != nil {
+			plan.Problems = append(plan.Problems, CommitProblem(err))
+			o.CommitFailed = true
+		} else {
+			o.Written = true
+		}
+	}
+	return o, nil
+}
+
+// Validate is the engine as the front ends run it: core, with tree-sitter
+// plugged in to explain ambiguous blocks and to check the syntax of what
+// the plan writes (warnings; they never stop a commit).
+func (w *Workspace) Validate(patch *core.Patch, fuzzy, syntaxCheck bool) *core.Plan {
+	return Validate(patch, w.Disk, w.options(fuzzy), syntaxCheck, false)
+}
+
+func (w *Workspace) options(fuzzy bool) core.Options {
+	return core.Options{Root: w.Root, RootAliases: w.Aliases, Fuzzy: fuzzy}
+}
+
+// Validate is Workspace.Validate on any core.FS. With revert, the plan is
+// the patch's inverse (core.Revert).
+func Validate(patch *core.Patch, fsys core.FS, opt core.Options, syntaxCheck, revert bool) *core.Plan {
+	opt.Explain = treesitter.Explain
+	check := core.Validate
+	if revert {
+		check = core.Revert
+	}
+	plan := check(patch, fsys, opt)
+	if !syntaxCheck {
+		return plan
+	}
+	if syntax := treesitter.SyntaxProblems(plan); len(syntax) > 0 {
+		plan.Problems = append(plan.Problems, syntax...)
+		plan.Problems.Sort()
+	}
+	return plan
+}
+
+// RecoveryOutcome is the outcome of a run refused because an interrupted
+// commit is pending: nothing validated, nothing written.
+func RecoveryOutcome(patch *core.Patch) report.Outcome {
+	plan := &core.Plan{Patch: patch, Problems: core.Problems{CommitProblem(commit.ErrRecoveryNeeded)}}
+	return report.Outcome{Plan: plan, CommitFailed: true}
+}
+
+// CommitProblem turns a commit's error into a problem of the report.
+func CommitProblem(err error) core.Problem {
+	var conflict *commit.ConflictError
+	if errors.As(err, &conflict) {
+		return core.Problem{Kind: core.KindConflict, Path: conflict.Path, Message: err.Error(),
+			Hint: "run fsrb again to validate against the new content"}
+	}
+	if errors.Is(err, commit.ErrRecoveryNeeded) {
+		return core.Problem{Kind: core.KindCommit, Message: err.Error(),
+			Hint: "run fsrb --recover to roll the interrupted commit back, then run this patch again"}
+	}
+	return core.Problem{Kind: core.KindCommit, Message: err.Error(),
+		Hint: "fix the cause (permissions, disk space) and run fsrb again"}
+}
+
+// FileDiff is the unified diff of one file's change.
+func FileDiff(fc core.FileChange) string {
+	from, to := "a/"+fc.Display, "b/"+fc.Display
+	switch fc.Action {
+	case core.ActionCreate:
+		from = "/dev/null"
+	case core.ActionDelete:
+		to = "/dev/null"
+	}
+	return udiff.Unified(from, to, string(fc.Old), string(fc.New))
+}
