@@ -302,6 +302,11 @@ func (s *snapshot) problemSpan(a *analysis, p core.Problem) core.Span {
 	case b == nil:
 		return p.Span
 	}
+	if p.Kind == core.KindAlreadyApplied && p.Severity == core.SeverityInfo {
+		// Applied is a state, not a problem: the opening line only, so the
+		// editor does not underline the whole old text.
+		return markerSpan(a.doc.mapper, b)
+	}
 	switch p.Kind {
 	case core.KindNotFound, core.KindAmbiguous, core.KindPartialLine, core.KindAlreadyApplied, core.KindFuzzy:
 		return searchSpan(a.doc.mapper, b)
