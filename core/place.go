@@ -363,6 +363,12 @@ func labelProblems(patch *Patch, ps Problems) {
 			continue
 		}
 		msg := p.Message
+		if p.Kind == KindFileExists && b.Dialect == DialectUdiff {
+			// The message of a SEARCH/REPLACE create reads wrong for a
+			// diff from /dev/null ("an empty the hunk creates a file").
+			msg = fmt.Sprintf("%s already exists and is not empty, but the diff creates it (its --- line is /dev/null)", b.Path)
+			p.Hint = fmt.Sprintf("to change the file, diff it from --- a/%s with context lines; to replace it whole, delete it first", b.Path)
+		}
 		if b.Dialect == DialectApplyPatch || b.Dialect == DialectUdiff {
 			msg = strings.Replace(msg, "SEARCH block not found in file content.", "the hunk's context and - lines are not in the file.", 1)
 			msg = strings.Replace(msg, "SEARCH block", "the hunk", 1)
