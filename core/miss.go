@@ -16,6 +16,9 @@ func (v *validator) explainMiss(b *Block, d *doc, p *Problem) {
 		}
 	}
 	if !v.opt.Fuzzy {
+		if p.Kind == KindNotFound || p.Kind == KindPartialLine {
+			v.blankEdgesHint(b, d, p)
+		}
 		return
 	}
 	switch p.Kind {
@@ -81,4 +84,23 @@ func (v *validator) partialAmbiguous(b *Block, d *doc, p *Problem, occ []int) {
 		len(occ), more, b.Path, strings.Join(lines, ", "))
 	p.Hint = "copy the whole lines you mean into SEARCH (and REPLACE), with lines above or below so that it matches only that place"
 	p.Line = p.Candidates[0].Line
+}
+
+// blankEdgesHint tells, in strict mode, that SEARCH would match once
+// without its blank first and last lines (the --fuzzy rung blank-lines),
+// and keeps such a block from being called a partial line.
+func (v *validator) blankEdgesHint(b *Block, d *doc, p *Problem) {
+	lines := splitBody(b.Search)
+	trimmed, _ := trimBlankEdges(lines, nil)
+	if len(trimmed) == len(lines) {
+		return
+	}
+	occ := d.occurrences(joinBody(trimmed), 2)
+	if len(occ) != 1 {
+		return
+	}
+	line := d.lineOf(occ[0]) + 1
+	// "\nb" occurs inside "a\nb": that is no partial line.
+	p.Kind, p.Message, p.Line = KindNotFound, "SEARCH block not found in file content.", line
+	p.Hint = fmt.Sprintf("SEARCH matches line %d once its blank first and last lines are dropped: remove them (and as many from REPLACE), or run with --fuzzy", line)
 }
