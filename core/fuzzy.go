@@ -68,8 +68,11 @@ type ladder struct {
 	search  []string // SEARCH lines, without "\n"
 	replace []string // REPLACE lines
 	style   numStyle // the line-number prefixes SEARCH carries, if any
-	view    *normView
-	spaces  *spaceView // rung 8's view of the file, built when it is reached
+	// hintLo and hintHi are the lines those prefixes number (1-based, in
+	// the file as it was read); 0 without numbers.
+	hintLo, hintHi int
+	view           *normView
+	spaces         *spaceView // rung 8's view of the file, built when it is reached
 }
 
 func newLadder(b *Block, d *doc) *ladder {
@@ -150,16 +153,77 @@ func blankRun(lines []string, fromEnd bool) int {
 func (v *validator) climb(b *Block, d *doc) (m match, ok bool) {
 	l := newLadder(b, d)
 	l.style = detectNumbers(l.search)
+	if l.style != numNone {
+		l.hintLo, l.hintHi = numHint(l.search, l.style)
+	}
 	for r := rungTrailing; r <= rungSpaces; r++ {
 		places := l.places(r)
+		var note *Problem
+		if r >= rungNumbers && l.hintLo > 0 && len(places) > 0 {
+			places, note = v.byNumbers(l, places)
+		}
 		switch {
 		case len(places) == 1:
-			return v.fuzzyMatch(l, r, places[0]), true
+			m := v.fuzzyMatch(l, r, places[0])
+			if note != nil && m.problem == nil {
+				v.plan.Problems = append(v.plan.Problems, *note)
+			}
+			return m, true
 		case len(places) > 1:
 			return match{problem: v.fuzzyAmbiguous(l, r, places)}, true
 		}
 	}
 	return match{}, false
+}
+
+// byNumbers uses the line numbers a model copied with SEARCH as Roo's
+// :start_line: is used (placeHinted): among several places, the one that
+// overlaps the numbered lines (or, when several do, the one that starts at
+// the first of them); a single place elsewhere still applies, with a note.
+// The numbers refer to the file as it was read, so they are mapped
+// through the blocks applied before; a hunk placed inside part of a file
+// (locateIn) has no such mapping and keeps its places.
+func (v *validator) byNumbers(l *ladder, places []fplace) ([]fplace, *Problem) {
+	var t *target
+	for _, c := range v.order {
+		if c.doc == l.d {
+			t = c
+		}
+	}
+	if t == nil {
+		return places, nil
+	}
+	lo, _, ok := t.origLine(l.hintLo)
+	if !ok {
+		lo = l.hintLo
+	}
+	hi := lo + l.hintHi - l.hintLo
+	var near, starts []fplace
+	for _, p := range places {
+		first := l.d.lineOf(p.start) + 1
+		last := first + strings.Count(l.d.text()[p.start:p.end], "\n") - 1
+		if first <= hi && last >= lo {
+			near = append(near, p)
+		}
+		if first == lo {
+			starts = append(starts, p)
+		}
+	}
+	switch {
+	case len(places) > 1 && len(near) == 1:
+		return near, nil
+	case len(places) > 1 && len(starts) == 1:
+		return starts, nil
+	case len(places) == 1 && len(near) == 0:
+		b := l.b
+		line := l.d.lineOf(places[0].start) + 1
+		return places, &Problem{
+			Kind: KindLineHint, Severity: SeverityInfo, Block: b.Number, Path: b.Path, Span: b.Span, Line: line,
+			Message: fmt.Sprintf("block #%d: the line numbers copied into SEARCH say line %d, but the text matches only at line %d; applied there", b.Number, l.hintLo, line),
+			Hint:    "check that this is the place you meant",
+		}
+	}
+	return places, nil
 }
 
 // places returns where rung r finds SEARCH (up to maxOccurrences places).
@@ -587,7 +651,11 @@ func (v *validator) fuzzyMatch(l *ladder, r rung, p fplace) match {
 	var extras []string
 	switch r {
 	case rungNumbers:
-		extras = append(extras, fmt.Sprintf("prefixes like %q", numExample(l.style)))
+		ex := numExample(l.style)
+		if l.hintLo == 0 {
+			ex = "| " // bare gutters only
+		}
+		extras = append(extras, fmt.Sprintf("prefixes like %q", ex))
 		m.replace = joinBody(delta.apply(replace))
 	case rungElision:
 		repl, err := elidedReplace(search, replace, p, d.text(), delta)
