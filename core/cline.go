@@ -44,6 +44,104 @@ func clineMarker(s string) marker {
 	return markNone
 }
 
+// markerIn recognizes a delimiter line inside a block. In a block opened by
+// Cline's "------- SEARCH", Cline's own reading holds: markers of 3 or more
+// characters, the divider included ("===", "=========="), aider's "<<<"
+// and ">>>" forms among them, and "SEARCH>" / "REPLACE>". Elsewhere the
+// markers of dialects 1-4 (markerOf).
+func markerIn(raw string, cline bool) marker {
+	if m := markerOf(raw); m != markNone || !cline {
+		return m
+	}
+	s := strings.TrimSpace(raw)
+	if s == "" {
+		return markNone
+	}
+	c := s[0]
+	if runOf(s, c) < 3 {
+		return markNone
+	}
+	rest := strings.TrimSpace(s[runOf(s, c):])
+	switch {
+	case c == '=' && rest == "":
+		return markDivider
+	case (c == '-' || c == '<') && (rest == "SEARCH" || rest == "SEARCH>"):
+		return markSearch
+	case (c == '+' || c == '>') && (rest == "REPLACE" || rest == "REPLACE>"):
+		return markReplace
+	}
+	return markNone
+}
+
+// rooEscaped reports whether a body line, once its leading backslashes are
+// gone, is one that Roo Code lets a model escape with a backslash: a line
+// hint (":start_line:", ":end_line:"), Roo's "-------" separator, or a
+// merge-conflict marker with any suffix ("<<<<<<< HEAD", "=======",
+// "||||||| base", ">>>>>>> feature-branch"). A model that fixes a file
+// holding conflict markers writes them escaped, as Roo's prompt teaches;
+// such lines written with a backslash in a file are not a thing.
+func rooEscaped(t string) bool {
+	if strings.HasPrefix(t, ":start_line:") || strings.HasPrefix(t, ":end_line:") {
+		return true
+	}
+	if t == "" {
+		return false
+	}
+	switch c := t[0]; c {
+	case '<', '=', '>', '|', '-':
+		return runOf(t, c) >= 7
+	}
+	return false
+}
+
+// isLineHint reports whether a body line (trimmed) is one of Roo's line
+// hints, which belong only right after the SEARCH marker.
+func isLineHint(t string) bool {
+	return strings.HasPrefix(t, ":start_line:") || strings.HasPrefix(t, ":end_line:")
+}
+
+// hintInReplace refuses a REPLACE part (lines [from, to)) that holds a
+// line hint: models copy ":start_line:N" (and the "-------" after it) into
+// REPLACE by mistake, and the line would be written into the file. Roo
+// Code refuses such a block too. An escaped hint ("\:start_line:") is text.
+func (p *parser) hintInReplace(b *Block, from, to int) bool {
+	for j := from; j < to; j++ {
+		t := strings.TrimSpace(p.lines[j].text)
+		if !isLineHint(t) {
+			continue
+		}
+		key := ":start_line:"
+		if strings.HasPrefix(t, ":end_line:") {
+			key = ":end_line:"
+		}
+		// The hints come in a run, with Roo's "-------" after it.
+		end := j + 1
+		for end < to && isLineHint(strings.TrimSpace(p.lines[end].text)) {
+			end++
+		}
+		fix := "remove the line"
+		if end > j+1 {
+			fix = fmt.Sprintf("remove lines %d-%d", j+1, end)
+		}
+		if end < to {
+			if next := strings.TrimSpace(p.lines[end].text); len(next) >= 3 && runOf(next, '-') == len(next) {
+				what := "the hint and the %q line after it"
+				if end > j+1 {
+					what = "the hints and the %q line after them"
+				}
+				fix = fmt.Sprintf("remove lines %d-%d ("+what+")", j+1, end+1, next)
+			}
+		}
+		p.problem(Problem{
+			Kind: KindMalformed, Block: b.Number, Path: b.Path, Span: Span{p.lines[j].start, p.lines[j].end},
+			Message: fmt.Sprintf("line %d: the REPLACE part holds the line hint %q, which would be written into the file; line hints belong only right after the SEARCH marker", j+1, t),
+			Hint:    fix + `: REPLACE is the new text only; if the file is to hold the line, escape it as "\` + key + `"`,
+		})
+		return true
+	}
+	return false
+}
+
 // isClineOpen reports whether a SEARCH marker line is Cline's form.
 func isClineOpen(raw string) bool {
 	s := strings.TrimSpace(raw)

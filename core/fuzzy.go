@@ -12,22 +12,29 @@ import (
 // naming the rung), and the rung that matched is recorded in the block's
 // result and in a warning. No rung but elision matches more lines than
 // SEARCH has.
+//
+// Rungs 1-4 compare whole lines, each forgiving more; elision and partial
+// lines compare pieces as rung 4 does. Blank edges and inner whitespace
+// come last, after every rung that forgives less: they compare whole lines
+// as rung 4 does, the last one also forgiving what the one before does.
 
 // rung is a step of the ladder.
 type rung int
 
 const (
-	rungExact    rung = iota
-	rungTrailing      // 1: trailing whitespace ignored
-	rungIndent        // 2: leading indentation ignored; REPLACE re-indented
-	rungTypo          // 3: typography normalized
-	rungNumbers       // 4: copied line-number prefixes stripped
-	rungElision       // 5: "..." lines stand for the lines between pieces
-	rungPartial       // 6: partial first and last lines widened to whole lines
+	rungExact      rung = iota
+	rungTrailing        // 1: trailing whitespace ignored
+	rungIndent          // 2: leading indentation ignored; REPLACE re-indented
+	rungTypo            // 3: typography normalized
+	rungNumbers         // 4: copied line-number prefixes stripped
+	rungElision         // 5: "..." lines stand for the lines between pieces
+	rungPartial         // 6: partial first and last lines widened to whole lines
+	rungBlankEdges      // 7: blank lines at SEARCH's start and end dropped (aider forgives them)
+	rungSpaces          // 8: runs of spaces and tabs inside lines compared as one space
 )
 
 // rungNames are the stable names in BlockResult.Rung (and --json).
-var rungNames = [...]string{"exact", "trailing-whitespace", "indentation", "typography", "line-numbers", "elision", "partial-line"}
+var rungNames = [...]string{"exact", "trailing-whitespace", "indentation", "typography", "line-numbers", "elision", "partial-line", "blank-lines", "inner-whitespace"}
 
 // rungDoes says what a rung forgives, after "matched only after".
 var rungDoes = [...]string{
@@ -38,6 +45,8 @@ var rungDoes = [...]string{
 	"stripping line-number prefixes copied from a file viewer",
 	"expanding `...` elision lines",
 	"widening a partial line to whole lines",
+	"dropping blank lines at the start and end of SEARCH (and as many of REPLACE's)",
+	"comparing runs of spaces and tabs inside lines as one space",
 }
 
 func (r rung) String() string { return rungNames[r] }
@@ -59,7 +68,11 @@ type ladder struct {
 	search  []string // SEARCH lines, without "\n"
 	replace []string // REPLACE lines
 	style   numStyle // the line-number prefixes SEARCH carries, if any
-	view    *normView
+	// hintLo and hintHi are the lines those prefixes number (1-based, in
+	// the file as it was read); 0 without numbers.
+	hintLo, hintHi int
+	view           *normView
+	spaces         *spaceView // rung 8's view of the file, built when it is reached
 }
 
 func newLadder(b *Block, d *doc) *ladder {
@@ -89,12 +102,50 @@ func (l *ladder) normView() *normView {
 }
 
 // lines returns SEARCH and REPLACE as rung r sees them: from rung 4 up,
-// without the line-number prefixes SEARCH carries.
+// without the line-number prefixes SEARCH carries; from rung 7 up, without
+// SEARCH's blank first and last lines, and as many of REPLACE's.
 func (l *ladder) lines(r rung) (search, replace []string) {
+	search, replace = l.search, l.replace
 	if r >= rungNumbers && l.style != numNone {
-		return stripNumbers(l.search, l.style), stripNumbers(l.replace, l.style)
+		search, replace = stripNumbers(search, l.style), stripNumbers(replace, l.style)
 	}
-	return l.search, l.replace
+	if r >= rungBlankEdges {
+		search, replace = trimBlankEdges(search, replace)
+	}
+	return search, replace
+}
+
+// trimBlankEdges drops the blank lines at the start and the end of search,
+// and up to as many blank lines at the start and the end of replace: a
+// model that wrapped SEARCH in blank lines usually wrapped REPLACE too, and
+// the file keeps its own blank lines around the match.
+func trimBlankEdges(search, replace []string) ([]string, []string) {
+	lead, trail := blankRun(search, false), blankRun(search, true)
+	if lead == len(search) {
+		return search, replace // blank lines only: nothing left to match
+	}
+	search = search[lead : len(search)-trail]
+	rl := min(lead, blankRun(replace, false))
+	replace = replace[rl:]
+	rt := min(trail, blankRun(replace, true))
+	return search, replace[:len(replace)-rt]
+}
+
+// blankRun counts the blank lines at the start (or, from the end, at the
+// end) of lines.
+func blankRun(lines []string, fromEnd bool) int {
+	n := 0
+	for n < len(lines) {
+		l := lines[n]
+		if fromEnd {
+			l = lines[len(lines)-1-n]
+		}
+		if !isBlank(l) {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 // climb runs the ladder. ok is false when no rung found a place; otherwise
@@ -102,16 +153,77 @@ func (l *ladder) lines(r rung) (search, replace []string) {
 func (v *validator) climb(b *Block, d *doc) (m match, ok bool) {
 	l := newLadder(b, d)
 	l.style = detectNumbers(l.search)
-	for r := rungTrailing; r <= rungPartial; r++ {
+	if l.style != numNone {
+		l.hintLo, l.hintHi = numHint(l.search, l.style)
+	}
+	for r := rungTrailing; r <= rungSpaces; r++ {
 		places := l.places(r)
+		var note *Problem
+		if r >= rungNumbers && l.hintLo > 0 && len(places) > 0 {
+			places, note = v.byNumbers(l, places)
+		}
 		switch {
 		case len(places) == 1:
-			return v.fuzzyMatch(l, r, places[0]), true
+			m := v.fuzzyMatch(l, r, places[0])
+			if note != nil && m.problem == nil {
+				v.plan.Problems = append(v.plan.Problems, *note)
+			}
+			return m, true
 		case len(places) > 1:
 			return match{problem: v.fuzzyAmbiguous(l, r, places)}, true
 		}
 	}
 	return match{}, false
+}
+
+// byNumbers uses the line numbers a model copied with SEARCH as Roo's
+// :start_line: is used (placeHinted): among several places, the one that
+// overlaps the numbered lines (or, when several do, the one that starts at
+// the first of them); a single place elsewhere still applies, with a note.
+// The numbers refer to the file as it was read, so they are mapped
+// through the blocks applied before; a hunk placed inside part of a file
+// (locateIn) has no such mapping and keeps its places.
+func (v *validator) byNumbers(l *ladder, places []fplace) ([]fplace, *Problem) {
+	var t *target
+	for _, c := range v.order {
+		if c.doc == l.d {
+			t = c
+		}
+	}
+	if t == nil {
+		return places, nil
+	}
+	lo, _, ok := t.origLine(l.hintLo)
+	if !ok {
+		lo = l.hintLo
+	}
+	hi := lo + l.hintHi - l.hintLo
+	var near, starts []fplace
+	for _, p := range places {
+		first := l.d.lineOf(p.start) + 1
+		last := first + strings.Count(l.d.text()[p.start:p.end], "\n") - 1
+		if first <= hi && last >= lo {
+			near = append(near, p)
+		}
+		if first == lo {
+			starts = append(starts, p)
+		}
+	}
+	switch {
+	case len(places) > 1 && len(near) == 1:
+		return near, nil
+	case len(places) > 1 && len(starts) == 1:
+		return starts, nil
+	case len(places) == 1 && len(near) == 0:
+		b := l.b
+		line := l.d.lineOf(places[0].start) + 1
+		return places, &Problem{
+			Kind: KindLineHint, Severity: SeverityInfo, Block: b.Number, Path: b.Path, Span: b.Span, Line: line,
+			Message: fmt.Sprintf("block #%d: the line numbers copied into SEARCH say line %d, but the text matches only at line %d; applied there", b.Number, l.hintLo, line),
+			Hint:    "check that this is the place you meant",
+		}
+	}
+	return places, nil
 }
 
 // places returns where rung r finds SEARCH (up to maxOccurrences places).
@@ -135,8 +247,40 @@ func (l *ladder) places(r rung) []fplace {
 		return l.elisionPlaces(search)
 	case rungPartial:
 		return l.partialPlaces(search)
+	case rungBlankEdges:
+		if len(search) == len(l.search) {
+			return nil // no blank edge to drop: rung 4 already tried this
+		}
+		return l.typoPlaces(search)
+	case rungSpaces:
+		return l.spacePlaces(search)
 	}
 	return nil
+}
+
+// spacePlaces is rung 8: whole lines compared as rung 7 does, with every
+// run of blanks inside a line as one space ("function   sum(a,   b)" is
+// "function sum(a, b)").
+func (l *ladder) spacePlaces(search []string) []fplace {
+	want := make([]string, len(search))
+	differs := false
+	for i, s := range search {
+		want[i] = spaceKey(s)
+		differs = differs || want[i] != trimBlank(normTypo(s))
+	}
+	if l.spaces == nil {
+		l.spaces = newSpaceView(l.normView())
+	}
+	sv := l.spaces
+	if !differs && !sv.differs {
+		return nil // no run of blanks on either side: rung 7 already tried this
+	}
+	spans := findLinePlaces(sv.keys, want, true, maxOccurrences)
+	out := make([]fplace, len(spans))
+	for i, sp := range spans {
+		out[i] = fplace{start: sv.orig(sp.start), end: sv.orig(sp.end)}
+	}
+	return out
 }
 
 func (l *ladder) typoPlaces(search []string) []fplace {
@@ -507,7 +651,11 @@ func (v *validator) fuzzyMatch(l *ladder, r rung, p fplace) match {
 	var extras []string
 	switch r {
 	case rungNumbers:
-		extras = append(extras, fmt.Sprintf("prefixes like %q", numExample(l.style)))
+		ex := numExample(l.style)
+		if l.hintLo == 0 {
+			ex = "| " // bare gutters only
+		}
+		extras = append(extras, fmt.Sprintf("prefixes like %q", ex))
 		m.replace = joinBody(delta.apply(replace))
 	case rungElision:
 		repl, err := elidedReplace(search, replace, p, d.text(), delta)

@@ -9,10 +9,11 @@ import (
 // FuzzFuzzyMatch takes a file and a range of its lines, garbles the lines
 // the way models do (trailing blanks, lost indentation, curly quotes,
 // line-number prefixes, "..." for skipped lines, a cut first and last
-// line) and uses them as SEARCH with --fuzzy. Whenever the ladder applies
-// the block, the bytes before and after the matched lines must not change
-// (BOM, line endings and a missing final newline included), and no rung
-// but elision may match more lines than SEARCH has.
+// line, blank lines around, runs of spaces inside lines) and uses them as
+// SEARCH with --fuzzy. Whenever the ladder applies the block, the bytes
+// before and after the matched lines must not change (BOM, line endings
+// and a missing final newline included); no rung but elision may match
+// more lines than SEARCH has, and only blank-lines fewer.
 //
 //	go test ./core -run '^$' -fuzz FuzzFuzzyMatch
 func FuzzFuzzyMatch(f *testing.F) {
@@ -25,6 +26,8 @@ func FuzzFuzzyMatch(f *testing.F) {
 	f.Add("value = compute(a, b) + 1\n", 0, 1, uint8(5), 8, "compute(b)\n")
 	f.Add("\tif x {\n\t\ty()\n\t}\n", 0, 3, uint8(1), 1, "if x {\n\tz()\n}\n")
 	f.Add("a\n  \nb\n", 0, 3, uint8(1), 2, "q\n\nr\n")
+	f.Add("a\nb = 1\nc\n", 1, 1, uint8(6), 3, "\nb = 2\n")
+	f.Add("function sum(a, b) {\n  return a + b\n}\n", 0, 2, uint8(7), 2, "x\n")
 	f.Fuzz(func(t *testing.T, content string, from, n int, kind uint8, k int, replace string) {
 		if strings.ContainsRune(content, 0) || strings.ContainsAny(replace, "\x00\r") || len(content) > 4096 {
 			return
@@ -50,7 +53,7 @@ func FuzzFuzzyMatch(f *testing.F) {
 			return
 		}
 		res := plan.Blocks[0]
-		if res.Rung != "elision" && res.EndLine-res.Line+1 != len(search) {
+		if got := res.EndLine - res.Line + 1; res.Rung != "elision" && got > len(search) || res.Rung != "blank-lines" && got < len(search) {
 			t.Fatalf("rung %s matched lines %d-%d for a SEARCH of %d lines", res.Rung, res.Line, res.EndLine, len(search))
 		}
 		var after string
@@ -90,7 +93,7 @@ func garble(lines []string, kind uint8, k int) []string {
 	out := make([]string, len(lines))
 	copy(out, lines)
 	k = max(0, min(k, 16))
-	switch kind % 6 {
+	switch kind % 8 {
 	case 0: // trailing blanks
 		for i := range out {
 			out[i] += strings.Repeat(" ", k%3+1)
@@ -122,6 +125,13 @@ func garble(lines []string, kind uint8, k int) []string {
 		last := out[len(out)-1]
 		if len(out) > 1 {
 			out[len(out)-1] = last[:max(0, len(last)-k)]
+		}
+	case 6: // blank lines around
+		out = append(append(make([]string, k%3), out...), make([]string, k/3%3)...)
+	case 7: // runs of spaces inside lines
+		for i, l := range out {
+			lead, rest := splitBlank(l)
+			out[i] = lead + strings.ReplaceAll(rest, " ", strings.Repeat(" ", k%3+2))
 		}
 	}
 	return out

@@ -77,11 +77,16 @@ func TestDetectNumbers(t *testing.T) {
 		{[]string{"    7→x", "    8→  y"}, numArrow, []string{"x", "  y"}},
 		{[]string{"     7\tx", "     8\t\ty"}, numTab, []string{"x", "\ty"}},
 		{[]string{"3:a1b|x", "4:ffe|y"}, numHash, []string{"x", "y"}},
-		{[]string{"  3 | a", "...", " 40 | b"}, numPipe, []string{"a", "...", "b"}}, // numbers jump over an elision
-		{[]string{"1: a", "3: b"}, numNone, nil},                                    // not consecutive
-		{[]string{"1: a", "b"}, numNone, nil},                                       // one line has none
-		{[]string{"x = 1", "y = 2"}, numNone, nil},                                  // plain code
-		{[]string{"8080: http"}, numColon, []string{" http"}},                       // one line: taken as a prefix
+		{[]string{"  3 | a", "...", " 40 | b"}, numPipe, []string{"a", "...", "b"}},              // numbers jump over an elision
+		{[]string{"1: a", "3: b"}, numNone, nil},                                                 // not consecutive
+		{[]string{"1: a", "b"}, numNone, nil},                                                    // one line has none
+		{[]string{"x = 1", "y = 2"}, numNone, nil},                                               // plain code
+		{[]string{"8080: http"}, numColon, []string{" http"}},                                    // one line: taken as a prefix
+		{[]string{"  12 | a", "     |     b", "  14 | c"}, numPipe, []string{"a", "    b", "c"}}, // a bare gutter on some lines
+		{[]string{"| a", "|     b", "|"}, numPipe, []string{"a", "    b", ""}},                   // bare gutters only
+		{[]string{"| a | b |", "| 1 | 2 |"}, numNone, nil},                                       // a Markdown table
+		{[]string{"  12 | a", "b"}, numNone, nil},                                                // one line has no gutter
+		{[]string{"|| true"}, numNone, nil},                                                      // an operator
 	} {
 		got := detectNumbers(tc.lines)
 		if got != tc.want {

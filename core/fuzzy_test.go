@@ -29,6 +29,25 @@ func TestLadder(t *testing.T) {
 		warn                  string // a part of the warning
 	}{
 		{name: "exact", file: "a\nb\nc\n", search: "b\n", replace: "B\n", rung: "exact", want: "a\nB\nc\n"},
+		{
+			name: "blank edges", file: "a\nb\nc\n", search: "\nb\n\n", replace: "\nB\n",
+			rung: "blank-lines", want: "a\nB\nc\n", warn: "dropping blank lines",
+		},
+		{
+			name: "blank edges keep replace's extra", file: "a\nb\nc\n", search: "\nb\n", replace: "\n\nB\n",
+			rung: "blank-lines", want: "a\n\nB\nc\n",
+		},
+		{name: "blank edges ambiguous", file: "b\nx\nb\n", search: "\nb\n", replace: "B\n", want: "error ambiguous"},
+		{
+			name: "inner whitespace", file: "function sum(a, b) {\n\treturn a+b\n}\n", search: "  function   sum(a,\tb) {\n", replace: "  function sum(a, b, c) {\n",
+			rung: "inner-whitespace", want: "function sum(a, b, c) {\n\treturn a+b\n}\n", warn: "runs of spaces",
+		},
+		{
+			name: "inner whitespace in the file", file: "x  =   1\ny = 2\n", search: "x = 1\n", replace: "x = 3\n",
+			rung: "inner-whitespace", want: "x = 3\ny = 2\n",
+		},
+		{name: "inner whitespace ambiguous", file: "x  = 1\nx =  1\n", search: "x = 1\n", replace: "x = 3\n", want: "error ambiguous"},
+		{name: "inner whitespace never joins words", file: "ab = 1\n", search: "a b = 1\n", replace: "x\n", want: "error not-found"},
 		{name: "trailing", file: "a  \nb\t\nc\n", search: "a\nb\n", replace: "x\n", rung: "trailing-whitespace", want: "x\nc\n", warn: "ignoring trailing whitespace"},
 		{name: "trailing in search", file: "a\nb\nc\n", search: "a \nb  \n", replace: "x\n", rung: "trailing-whitespace", want: "x\nc\n"},
 		{

@@ -105,14 +105,16 @@ type numStyle int
 const (
 	numNone  numStyle = iota
 	numHash           // "12:a3f|text": hashline anchors
-	numPipe           // "  12 | text": editors, fsrb's own listings
+	numPipe           // "  12 | text": editors, fsrb's own listings; "   | text" on some or all lines
 	numArrow          // "    12→text": Claude Code's Read tool
 	numTab            // "    12\ttext": cat -n
 	numColon          // "12:text": grep -n
 )
 
 // numPrefix parses a line-number prefix of style st at the start of l and
-// returns the number and the text after it.
+// returns the number and the text after it. A bare "| " prefix (a viewer's
+// gutter without a number, or a continuation line) is of style numPipe,
+// with n = 0.
 func numPrefix(l string, st numStyle) (n int, rest string, ok bool) {
 	i := 0
 	for i < len(l) && l[i] == ' ' {
@@ -124,6 +126,10 @@ func numPrefix(l string, st numStyle) (n int, rest string, ok bool) {
 		i++
 	}
 	if i == d {
+		// Roo Code strips "| " alone too; "||" is an operator, not a gutter.
+		if st == numPipe && i < len(l) && l[i] == '|' && (i+1 == len(l) || l[i+1] == ' ') {
+			return 0, strings.TrimPrefix(l[i+1:], " "), true
+		}
 		return 0, "", false
 	}
 	switch st {
@@ -174,13 +180,24 @@ func isHexDigit(c byte) bool {
 
 // detectNumbers finds the line-number style that every non-blank line of
 // lines carries, numbered consecutively (a blank line may lack its number;
-// an elision line may too, and the numbers may jump over it). It returns
-// numNone when there is none.
+// an elision line may too, and the numbers may jump over it). In the pipe
+// style a line may carry a bare "| " instead (numbers on only some lines,
+// or none), as long as no line lacks the gutter; lines that all end with
+// "|" too are a Markdown table, not a gutter. It returns numNone when there
+// is none.
 func detectNumbers(lines []string) numStyle {
 	for _, st := range [...]numStyle{numHash, numPipe, numArrow, numTab, numColon} {
 		prev, prevAt, elided, ok := -1, 0, false, true
+		bare, table := false, true
 		for i, l := range lines {
 			n, _, has := numPrefix(l, st)
+			if has && st == numPipe && !isBlank(l) {
+				table = table && strings.HasSuffix(strings.TrimSpace(l), "|")
+			}
+			if has && st == numPipe && n == 0 {
+				bare = true
+				continue
+			}
 			if !has {
 				if isElision(l) {
 					elided = true
@@ -198,7 +215,7 @@ func detectNumbers(lines []string) numStyle {
 			}
 			prev, prevAt, elided = n, i, false
 		}
-		if ok && prev >= 0 {
+		if ok && (prev >= 0 || bare && !table) {
 			return st
 		}
 	}
@@ -276,4 +293,22 @@ func cutsWord(s string, i int) bool {
 	before, _ := utf8.DecodeLastRuneInString(s[:i])
 	after, _ := utf8.DecodeRuneInString(s[i:])
 	return isWordRune(before) && isWordRune(after)
+}
+
+// numHint returns the lines that the prefixes of style st say lines
+// (SEARCH) sits on: first and last, 1-based; 0, 0 when no line carries a
+// number.
+func numHint(lines []string, st numStyle) (first, last int) {
+	for i, l := range lines {
+		if n, _, ok := numPrefix(l, st); ok && n > 0 {
+			if first == 0 {
+				first = n - i
+			}
+			last = n + len(lines) - 1 - i
+		}
+	}
+	if first < 1 {
+		return 0, 0
+	}
+	return first, max(first, last)
 }

@@ -131,3 +131,71 @@ func viewOf(d *doc) *normView {
 func sameString(a, b string) bool {
 	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
+
+// spaceView is a file as rung 8 compares it: each line of the typography
+// view trimmed, with every run of blanks inside it as one space (see
+// spaceKey), and where each line starts in the doc's text. Only rung 8
+// needs it, after every other rung failed, so it is built per block, not
+// cached.
+type spaceView struct {
+	keys       string
+	keyStarts  []int // line starts in keys, ending with len(keys)
+	origStarts []int // the same lines' starts in the doc's text
+	differs    bool  // some line holds a run of two or more blanks inside it
+}
+
+func newSpaceView(nv *normView) *spaceView {
+	sv := &spaceView{}
+	var b strings.Builder
+	b.Grow(len(nv.norm))
+	line := 0
+	for start := 0; start < len(nv.norm); line++ {
+		end := indexByteFrom(nv.norm, start, '\n')
+		k := spaceKey(nv.norm[start:end])
+		if k != trimBlank(nv.norm[start:end]) {
+			sv.differs = true
+		}
+		sv.keyStarts = append(sv.keyStarts, b.Len())
+		sv.origStarts = append(sv.origStarts, nv.orig(start))
+		b.WriteString(k)
+		b.WriteByte('\n')
+		start = end + 1
+	}
+	sv.keyStarts = append(sv.keyStarts, b.Len())
+	sv.origStarts = append(sv.origStarts, len(nv.text))
+	sv.keys = b.String()
+	return sv
+}
+
+// orig maps a line start (or the end) of keys to the doc's text.
+func (sv *spaceView) orig(off int) int {
+	return sv.origStarts[sort.SearchInts(sv.keyStarts, off)]
+}
+
+// spaceKey is what rung 8 compares of a line: typography normalized,
+// trimmed, and every run of blanks inside it as one space.
+func spaceKey(s string) string {
+	s = trimBlank(normTypo(s))
+	plain := true // only single spaces inside: nothing to change
+	for i := 0; i < len(s) && plain; i++ {
+		plain = !isBlankByte(s[i]) || s[i] == ' ' && !isBlankByte(s[i+1])
+	}
+	if plain {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	blank := false
+	for i := 0; i < len(s); i++ {
+		if isBlankByte(s[i]) {
+			blank = true
+			continue
+		}
+		if blank {
+			b.WriteByte(' ')
+			blank = false
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}

@@ -71,10 +71,15 @@ func markerOf(raw string) marker {
 
 // unescapeBody removes one backslash from a body line that is a backslash
 // followed by a delimiter line: "\=======" is the literal "=======",
-// "\\=======" is "\=======" (DESIGN.md "Fine print").
-func unescapeBody(raw string) string {
+// "\\=======" is "\=======" (DESIGN.md "Fine print"). In a block opened by
+// Cline's marker the delimiters include Cline's shorter and longer ones.
+// Roo Code's escapes are read too (see rooEscaped).
+func unescapeBody(raw string, cline bool) string {
 	t := strings.TrimSpace(raw)
-	if !strings.HasPrefix(t, `\`) || markerOf(strings.TrimLeft(t, `\`)) == markNone {
+	if !strings.HasPrefix(t, `\`) {
+		return raw
+	}
+	if t = strings.TrimLeft(t, `\`); markerIn(t, cline) == markNone && !rooEscaped(t) {
 		return raw
 	}
 	i := strings.IndexByte(raw, '\\')

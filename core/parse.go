@@ -284,14 +284,15 @@ func (p *parser) fenceAbove(j int) bool {
 
 // searchReplace reads "<<<<<<< SEARCH … ======= … >>>>>>> REPLACE" from line i.
 func (p *parser) searchReplace(b *Block, i int) (next int, broken bool) {
-	if isClineOpen(p.lines[i].text) {
+	cline := isClineOpen(p.lines[i].text)
+	if cline {
 		b.Dialect = DialectCline
 	}
 	first := p.rooHints(b, i+1)
-	search, j := p.body(first)
+	search, j := p.body(first, cline)
 	b.SearchBody = p.bodySpan(first, j)
-	if j == len(p.lines) || markerOf(p.lines[j].text) != markDivider {
-		if j < len(p.lines) && markerOf(p.lines[j].text) == markReplace {
+	if j == len(p.lines) || markerIn(p.lines[j].text, cline) != markDivider {
+		if j < len(p.lines) && markerIn(p.lines[j].text, cline) == markReplace {
 			p.problem(Problem{
 				Kind: KindMalformed, Block: b.Number, Path: b.Path, Span: Span{p.lines[j].start, p.lines[j].end},
 				Message: fmt.Sprintf("line %d: the >>>>>>> REPLACE marker comes before any ======= divider", j+1),
@@ -308,9 +309,9 @@ func (p *parser) searchReplace(b *Block, i int) (next int, broken bool) {
 	k := j + 1
 	for {
 		var part string
-		part, k = p.body(k)
+		part, k = p.body(k, cline)
 		replace.WriteString(part)
-		if k < len(p.lines) && markerOf(p.lines[k].text) == markDivider {
+		if k < len(p.lines) && markerIn(p.lines[k].text, cline) == markDivider {
 			p.problem(Problem{
 				Kind: KindMalformed, Block: b.Number, Path: b.Path, Span: Span{p.lines[k].start, p.lines[k].end},
 				Message: fmt.Sprintf("line %d: a second ======= divider inside the block", k+1),
@@ -323,9 +324,16 @@ func (p *parser) searchReplace(b *Block, i int) (next int, broken bool) {
 		break
 	}
 	b.ReplaceBody = p.bodySpan(j+1, k)
-	if k == len(p.lines) || markerOf(p.lines[k].text) != markReplace {
-		p.incomplete(b, i, k, "it has no >>>>>>> REPLACE marker after its REPLACE text", "end the block with a >>>>>>> REPLACE line")
+	if k == len(p.lines) || markerIn(p.lines[k].text, cline) != markReplace {
+		closing := ">>>>>>> REPLACE"
+		if cline {
+			closing = "+++++++ REPLACE"
+		}
+		p.incomplete(b, i, k, "it has no "+closing+" marker after its REPLACE text", "end the block with a "+closing+" line")
 		return k, true
+	}
+	if p.hintInReplace(b, j+1, k) {
+		broken = true
 	}
 	b.ReplaceMarker = Span{p.lines[k].start, p.lines[k].end}
 	b.Search, b.Replace = search, replace.String()
@@ -349,7 +357,7 @@ func (p *parser) newFile(b *Block, i int) (next int, broken bool) {
 		if markerOf(p.lines[j].text) == markNewFileClose {
 			break
 		}
-		body.WriteString(unescapeBody(p.lines[j].text))
+		body.WriteString(unescapeBody(p.lines[j].text, false))
 		body.WriteByte('\n')
 	}
 	b.ReplaceBody = p.bodySpan(i+1, j)
@@ -365,17 +373,18 @@ func (p *parser) newFile(b *Block, i int) (next int, broken bool) {
 	return j + 1, false
 }
 
-// body collects body lines from line i up to the next delimiter line,
-// resolving escapes, and returns the text (LF, each line ended) and the
-// index of the delimiter line (or len(lines)).
-func (p *parser) body(i int) (string, int) {
+// body collects body lines from line i up to the next delimiter line
+// (cline: of a block opened by Cline's marker), resolving escapes, and
+// returns the text (LF, each line ended) and the index of the delimiter
+// line (or len(lines)).
+func (p *parser) body(i int, cline bool) (string, int) {
 	var b strings.Builder
 	j := i
 	for ; j < len(p.lines); j++ {
-		if markerOf(p.lines[j].text) != markNone {
+		if markerIn(p.lines[j].text, cline) != markNone {
 			break
 		}
-		b.WriteString(unescapeBody(p.lines[j].text))
+		b.WriteString(unescapeBody(p.lines[j].text, cline))
 		b.WriteByte('\n')
 	}
 	return b.String(), j

@@ -53,6 +53,12 @@ func (t *target) record(b *Block, d *doc, m match) int {
 // place settles the blocks whose dialect says where they go. handled is
 // false when the generic locate should decide.
 func (v *validator) place(b *Block, t *target, d *doc) (m match, handled bool) {
+	if inner, ok := v.unfence(b, d); ok {
+		if m, handled = v.place(inner, t, d); !handled {
+			m = v.locate(inner, d)
+		}
+		return m, true
+	}
 	switch {
 	case len(b.Hashes) > 0:
 		return v.placeHashline(b, t, d), true
@@ -363,6 +369,12 @@ func labelProblems(patch *Patch, ps Problems) {
 			continue
 		}
 		msg := p.Message
+		if p.Kind == KindFileExists && b.Dialect == DialectUdiff {
+			// The message of a SEARCH/REPLACE create reads wrong for a
+			// diff from /dev/null ("an empty the hunk creates a file").
+			msg = fmt.Sprintf("%s already exists and is not empty, but the diff creates it (its --- line is /dev/null)", b.Path)
+			p.Hint = fmt.Sprintf("to change the file, diff it from --- a/%s with context lines; to replace it whole, delete it first", b.Path)
+		}
 		if b.Dialect == DialectApplyPatch || b.Dialect == DialectUdiff {
 			msg = strings.Replace(msg, "SEARCH block not found in file content.", "the hunk's context and - lines are not in the file.", 1)
 			msg = strings.Replace(msg, "SEARCH block", "the hunk", 1)
@@ -383,4 +395,60 @@ func labelProblems(patch *Patch, ps Problems) {
 		}
 		p.Message = b.Label + ": " + msg
 	}
+}
+
+// unfence returns a copy of b without the code fence a model wrapped inside
+// both its bodies, as aider strips it: SEARCH and REPLACE each start with an
+// opening backtick fence and end with a closing one, and the file holds
+// neither of SEARCH's fence lines (so the fenced SEARCH cannot match, and
+// a Markdown file's own fences are never dropped). The note says so. The
+// parsed block is not changed: the server validates it again later.
+func (v *validator) unfence(b *Block, d *doc) (*Block, bool) {
+	switch b.Dialect {
+	case DialectSearchReplace, DialectFenced, DialectCline, DialectRoo:
+	default:
+		return nil, false
+	}
+	if b.Op != OpModify || len(b.Hashes) > 0 {
+		return nil, false
+	}
+	search, ok1 := fencedBody(b.Search)
+	replace, ok2 := fencedBody(b.Replace)
+	if !ok1 || !ok2 || isBlank(joinBody(search[1:len(search)-1])) {
+		return nil, false
+	}
+	open, closing := strings.TrimSpace(search[0]), strings.TrimSpace(search[len(search)-1])
+	for _, l := range strings.Split(d.text(), "\n") {
+		if t := strings.TrimSpace(l); t == open || t == closing {
+			return nil, false
+		}
+	}
+	inner := *b
+	inner.Search = joinBody(search[1 : len(search)-1])
+	inner.Replace = joinBody(replace[1 : len(replace)-1])
+	v.plan.Problems = append(v.plan.Problems, Problem{
+		Kind: KindFence, Severity: SeverityInfo, Block: b.Number, Path: b.Path, Span: b.Span,
+		Message: fmt.Sprintf("block #%d: SEARCH and REPLACE are each wrapped in a code fence (%s … %s) that %s does not hold; the fence lines were dropped", b.Number, open, closing, b.Path),
+		Hint:    "put the fence around the whole block, outside the SEARCH and REPLACE markers",
+	})
+	return &inner, true
+}
+
+// fencedBody splits a body into lines when its first line opens a backtick
+// fence and its last line closes it (a bare fence of as many backticks or
+// more).
+func fencedBody(body string) ([]string, bool) {
+	lines := splitBody(body)
+	if len(lines) < 2 {
+		return nil, false
+	}
+	open, ok := fenceOf(lines[0])
+	if !ok || !open.open || open.ticks == 0 {
+		return nil, false
+	}
+	closing, ok := fenceOf(lines[len(lines)-1])
+	if !ok || !closing.close || closing.ticks < open.ticks {
+		return nil, false
+	}
+	return lines, true
 }

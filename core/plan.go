@@ -383,11 +383,7 @@ func (v *validator) locateOcc(b *Block, d *doc, occ []int) match {
 		}
 	}
 	p := v.notFound(b, d)
-	if v.opt.Fuzzy && p.Kind == KindPartialLine {
-		// The partial-line rung refused it: the text cuts a word in two,
-		// or sits in more than one place once whole lines are compared.
-		p.Hint = "copy the whole line into SEARCH (and REPLACE): with --fuzzy a partial line is widened only when it starts and ends at word boundaries"
-	}
+	v.explainMiss(b, d, p)
 	return match{problem: p}
 }
 

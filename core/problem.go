@@ -37,6 +37,7 @@ const (
 	KindOverwrite      Kind = "overwrite"       // warning: Add File / Move replaces an existing file (apply-patch)
 	KindStaleHash      Kind = "stale-hash"      // a hashline SEARCH line's hash no longer matches the file
 	KindLineHint       Kind = "line-hint"       // note: the only match lies away from the patch's line hint
+	KindFence          Kind = "fence"           // note: a code fence wrapped inside SEARCH and REPLACE was dropped
 )
 
 // Severity orders problems: only errors stop a commit.

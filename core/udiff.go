@@ -12,7 +12,7 @@ import (
 //
 //	--- a/src/app.py        ("a/" and "b/" are optional; /dev/null creates or deletes)
 //	+++ b/src/app.py
-//	@@ -10,7 +10,8 @@       the numbers are hints only; "@@ @@" is fine
+//	@@ -10,7 +10,8 @@       the numbers are hints only; "@@", "@@ @@" and aider's "@@ ... @@" are fine
 //	 context
 //	-removed
 //	+added
@@ -45,7 +45,7 @@ func parseUdiff(text string, opt ParseOptions) *Patch {
 			i = p.gitHeader(i)
 			continue
 		}
-		if strings.HasPrefix(p.lines[i].text, "@@") && hunkHeader.MatchString(p.lines[i].text) {
+		if isOrphanHunkHeader(p.lines[i].text) {
 			p.patch.Problems = append(p.patch.Problems, Problem{
 				Kind: KindNoPath, Span: Span{p.lines[i].start, p.lines[i].end},
 				Message: fmt.Sprintf("line %d: the hunk has no ---/+++ file headers above it (read as udiff)", i+1),
@@ -63,6 +63,20 @@ func parseUdiff(text string, opt ParseOptions) *Patch {
 		})
 	}
 	return p.patch
+}
+
+// isOrphanHunkHeader reports whether a line outside every file's headers
+// looks like a hunk header: "@@ -l,n +l,n @@", "@@", "@@ @@", "@@ ... @@".
+// Prose that merely starts with "@@" does not count.
+func isOrphanHunkHeader(raw string) bool {
+	if !strings.HasPrefix(raw, "@@") {
+		return false
+	}
+	if hunkHeader.MatchString(raw) {
+		return true
+	}
+	t := strings.TrimSpace(raw)
+	return t == "@@" || strings.HasSuffix(t, "@@") && strings.Trim(t, "@. ") == ""
 }
 
 // isHeader reports whether lines i and i+1 are "--- old" and "+++ new".
@@ -127,9 +141,16 @@ func (p *udParser) file(i int) int {
 	createStart := -1
 	for j < len(p.lines) {
 		raw := p.lines[j].text
-		m := hunkHeader.FindStringSubmatch(raw)
-		if m == nil || !strings.HasPrefix(raw, "@@") {
+		if !strings.HasPrefix(raw, "@@") {
 			break
+		}
+		// Any "@@" line starts a hunk: aider's udiff prompt asks for
+		// "@@ ... @@", and models also write "@@" or "@@ @@". Only the
+		// numbers of "-l,n" are read, as a line hint; without them the hunk
+		// has none.
+		m := hunkHeader.FindStringSubmatch(raw)
+		if m == nil {
+			m = make([]string, 3)
 		}
 		start := j
 		j++
