@@ -5,6 +5,8 @@
 #   usage: editors/e2e/vscode.sh path/to/fsrb.vsix
 # Needs editors/e2e/setup.sh first (a missing piece is an error, never a skip).
 # A UI timeout is retried once, and the log says so; a second failure fails.
+# FSRB_E2E_TRACE=messages|verbose traces the protocol into the fsrb log;
+# FSRB_E2E_KEEP=1 keeps the scratch folder (logs, user data, workspace).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -61,7 +63,7 @@ attempt() {
   rm -rf "$ws" "$ud"; mkdir -p "$ws" "$ud/User"
   cp -R "$here/fixture/before/." "$ws/"
   cp "$here/fixture/change.fsrb" "$ws/"
-  cat >"$ud/User/settings.json" <<'JSON'
+  cat >"$ud/User/settings.json" <<JSON
 {
   "workbench.startupEditor": "none",
   "security.workspace.trust.enabled": false,
@@ -77,7 +79,7 @@ attempt() {
   "window.commandCenter": false,
   "editor.minimap.enabled": false,
   "workbench.colorTheme": "Dark Modern",
-  "fsrb.trace.server": "off"
+  "fsrb.trace.server": "${FSRB_E2E_TRACE:-off}"
 }
 JSON
   # fsrb.server.path is machine-scoped: code-server is a remote window, which
@@ -90,7 +92,7 @@ JSON
   # PATH from a login shell, not from this process.
   setsid "$node24" "$cs/out/node/entry.js" \
     --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check \
-    --disable-workspace-trust --disable-getting-started-override \
+    --disable-workspace-trust --disable-getting-started-override ${FSRB_E2E_TRACE:+--log trace} \
     --user-data-dir "$ud" --extensions-dir "$tmp/ext" "$ws" >"$tmp/code-server$n.log" 2>&1 &
   pgid=$!
   for _ in $(seq 300); do

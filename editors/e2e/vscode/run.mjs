@@ -232,13 +232,28 @@ async function main() {
     let diffs = await poll(async () => { const d = sameTree(); return d.length === 0 ? d : null; }, 15000) ?? sameTree();
     check(diffs.length === 0, 'disk: every file has the expected bytes (README.md, src/app.py, docs/guide/usage.md created, legacy/old.txt deleted)', diffs.join('; '));
     check(!existsSync(join(WS, 'legacy', 'old.txt')), 'disk: legacy/old.txt deleted');
+    await poll(() => !existsSync(join(WS, 'legacy')), 5000);
     check(!existsSync(join(WS, 'legacy')), 'disk: legacy/, left empty, removed');
 
     // The applied state: the patch says so, nowhere an error, no stale lens.
-    const blockLenses = async () => (await lenses.allInnerTexts()).join(' | ').split(/\s*\|\s*/).filter((t) => /^#\d+ /.test(t));
+    // The editor renders the lenses of the lines in view only: look at the
+    // top of the patch, its middle and its end.
+    const blockLenses = async () => {
+      const seen = new Map();
+      for (const line of [1, 24, 40]) {
+        await goToLine(page, line);
+        await page.waitForTimeout(150);
+        for (const t of (await lenses.allInnerTexts()).join(' | ').split(/\s*\|\s*/)) {
+          const m = /^#(\d+) /.exec(t);
+          if (m) seen.set(m[1], t);
+        }
+      }
+      await goToLine(page, 1);
+      return [...seen.keys()].sort().map((k) => seen.get(k));
+    };
     const allApplied = async () => { const b = await blockLenses(); return b.length === 5 && b.every((t) => /^#\d+ applied\b/.test(t)); };
-    await poll(allApplied, 15000);
-    check(await allApplied(), 'code lenses: every block says "#N applied at …"', await lensText());
+    await poll(allApplied, 15000, 500);
+    check(await allApplied(), 'code lenses: each of the 5 blocks says "#N applied …"', (await blockLenses()).join(' | '));
     check(!/applies at|creates |deletes |Apply all/.test(await lensText()), 'no stale lens ("applies at", "Apply all") after Apply all', await lensText());
     check(/Revert all blocks/.test(await lensText()), 'lens "Revert all blocks" over the applied patch', await lensText());
     await poll(async () => /^fsrb: applied$/.test((await fsrbItem.innerText().catch(() => '')).trim()), 15000);
@@ -267,13 +282,21 @@ async function main() {
     check(sourceActions.filter((t) => /Revert all blocks/.test(t)).length === 1, 'source actions of the applied patch: "Revert all blocks" once', sourceActions.join(' | '));
     await page.keyboard.press('Escape');
 
-    // What the user sees: the applied patch beside src/app.py.
+    // What the user sees: the applied patch beside src/app.py, with the
+    // room of the side bars.
+    for (const c of ['View: Close Primary Side Bar', 'View: Hide Secondary Side Bar']) {
+      await runCommand(page, c).catch(async (err) => { log(`     (${err.message.split('\n')[0]})`); await page.keyboard.press('Escape'); });
+    }
     await openToSide(page, 'src/app.py', 'app.py');
     await runCommand(page, 'View: Focus First Editor Group');
     await goToLine(page, 1);
     await poll(async () => /^fsrb: applied$/.test((await fsrbItem.innerText().catch(() => '')).trim()), 5000);
-    await page.waitForTimeout(500);
+    await markers.hover({ position: { x: 400, y: 80 } });
+    for (let i = 0; i < 3; i++) { await page.mouse.wheel(0, -2000); await page.waitForTimeout(200); } // the Problems panel from its top
+    await page.mouse.move(640, 12); // no hover left over
+    await page.waitForTimeout(800);
     await shot(page, 'vscode-applied.png');
+    await runCommand(page, 'View: Show Explorer');
 
     // "Apply all" again, from the palette: nothing changes, no error.
     await dismissToasts(page);
@@ -289,11 +312,14 @@ async function main() {
 
     // "Revert all blocks" from the palette, Save All: before/ again.
     await runCommand(page, 'fsrb: Revert all blocks');
-    await page.waitForTimeout(500);
+    await page.waitForTimeout(1500);
+    const revertToasts = await toastTexts(page);
+    log(`     notifications after "Revert all blocks": ${revertToasts.map((t) => t.text).join(' | ') || '(none)'}`);
+    check(!revertToasts.some((t) => t.error || t.warning), '"Revert all blocks": no error or warning notification (the editor applied the whole edit)', revertToasts.map((t) => t.text).join(' | '));
     await runCommand(page, 'File: Save All Files');
     diffs = await poll(async () => { const d = sameTree(BEFORE); return d.length === 0 ? d : null; }, 15000) ?? sameTree(BEFORE);
     check(diffs.length === 0, '"Revert all blocks" + Save All: every file equals before/ (docs/guide/usage.md gone, legacy/old.txt back)', diffs.join('; '));
-    log(`     after the revert, docs/ ${existsSync(join(WS, 'docs')) ? 'is still there (empty folders)' : 'is gone'}`);
+    check(!existsSync(join(WS, 'docs')), '"Revert all blocks": docs/guide/ and docs/, created for usage.md and left empty, removed');
     await poll(async () => /5\/5 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 15000);
     check(/fsrb: 5\/5 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 'status bar after the revert: "fsrb: 5/5 blocks apply"', await fsrbItem.innerText().catch(() => ''));
     await poll(async () => /#1 applies at README\.md:3/.test(await lensText()), 10000);
@@ -308,11 +334,19 @@ async function main() {
 
     // "fsrb: Apply block" from the palette applies the block under the cursor.
     writeFileSync(join(WS, 'second.fsrb'), 'notes/a.txt\n<<<<<<< SEARCH\n=======\nfirst\n>>>>>>> REPLACE\n\nnotes/b.txt\n<<<<<<< SEARCH\n=======\nsecond\n>>>>>>> REPLACE\n');
-    await page.keyboard.press('Control+P');
+    // Quick open finds a file written behind the editor's back once the
+    // file watcher has reported it: ask again until it lists it.
     const quick = page.locator('.quick-input-widget input');
-    await quick.waitFor();
-    await quick.fill('second.fsrb');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'second.fsrb' }).first().waitFor();
+    const listed = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'second.fsrb' }).first();
+    for (let i = 0; ; i++) {
+      await page.keyboard.press('Control+P');
+      await quick.waitFor();
+      await quick.fill('second.fsrb');
+      if (await listed.waitFor({ timeout: 5000 }).then(() => true, () => false)) break;
+      if (i === 3) throw Object.assign(new Error('quick open does not list second.fsrb'), { name: 'TimeoutError' });
+      await page.keyboard.press('Escape');
+      await quick.waitFor({ state: 'hidden' });
+    }
     await page.keyboard.press('Enter');
     await page.waitForSelector('.tab.active:has-text("second.fsrb")');
     await poll(async () => /2\/2 blocks apply/.test(await statusItem.innerText().catch(() => '')), 15000);
@@ -371,7 +405,11 @@ async function toastTexts(page) {
   const out = [];
   for (let i = 0; i < (await items.count()); i++) {
     const it = items.nth(i);
-    out.push({ text: (await it.innerText()).replace(/\s+/g, ' ').trim(), error: (await it.locator('.codicon-error').count()) > 0 });
+    out.push({
+      text: (await it.innerText()).replace(/\s+/g, ' ').trim(),
+      error: (await it.locator('.codicon-error').count()) > 0,
+      warning: (await it.locator('.codicon-warning').count()) > 0,
+    });
   }
   return out;
 }
