@@ -109,6 +109,16 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: unknown command %q", params.Command))
 }
 
+// hasFileOps reports whether an edit creates or deletes files or folders.
+func hasFileOps(edit *WorkspaceEdit) bool {
+	for _, dc := range edit.DocumentChanges {
+		if dc.Create != nil || dc.Delete != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // notApplied says which blocks keep a patch from being reverted.
 func notApplied(a *analysis) string {
 	var nums []string
@@ -184,7 +194,15 @@ func (s *Server) send(ctx context.Context, snap *snapshot, params *protocol.Exec
 		if why == "" {
 			why = "no reason given"
 		}
-		s.show(ctx, protocol.MessageTypeWarning, "fsrb: the editor did not apply the edit ("+why+"); nothing was changed")
+		msg := "fsrb: the editor did not apply the edit (" + why + ")"
+		if caps.failureHandling == "transactional" || !hasFileOps(edit) && caps.failureHandling == "textOnlyTransactional" {
+			msg += "; nothing was changed"
+		} else {
+			// VS Code, for one, performs file operations before it finds a
+			// later one it refuses, and leaves them done.
+			msg += "; some files may have changed: the patch's state shows what they hold"
+		}
+		s.show(ctx, protocol.MessageTypeWarning, msg)
 	}
 	return res, nil
 }

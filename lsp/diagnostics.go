@@ -228,6 +228,9 @@ func (s *snapshot) diagnostics(a *analysis) []protocol.Diagnostic {
 		}
 		if p.Kind == core.KindAlreadyApplied && p.Severity == core.SeverityInfo {
 			diag.Code = codeApplied // a state of the patch's life, not a problem
+			// The editor's own way back, not the CLI's.
+			p.Hint = "nothing to do; Revert block or Revert all blocks undoes it"
+			diag.Message = message(p)
 		}
 		if p.Kind == core.KindIncomplete && streaming(a.doc.text, p.Span) {
 			diag.Severity = protocol.DiagnosticSeverityInformation

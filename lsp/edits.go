@@ -94,22 +94,22 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*WorkspaceEd
 		}
 	}
 	// Last, once the files in them are gone: the folders the deletions
-	// leave empty, as the CLI removes them (DESIGN.md). Not recursive, so
-	// an editor refuses rather than delete a folder that gained a file.
-	// VS Code checks a run of deletes as a whole before it performs any,
-	// and would find each folder still full of the files deleted in the
-	// same run; a CreateFile of the workspace folder that exists, with
-	// ignoreIfExists, does nothing but end the run.
-	folders := s.view.emptiedFolders(plan)
-	if len(folders) > 0 {
-		we.DocumentChanges = append(we.DocumentChanges, DocumentChange{Create: &CreateFile{
-			Kind: "create", URI: fileURI(s.view.root), Options: &FileOpOptions{IgnoreIfExists: true},
-		}})
-	}
-	for _, dir := range folders {
-		we.DocumentChanges = append(we.DocumentChanges, DocumentChange{Delete: &DeleteFile{
-			Kind: "delete", URI: s.view.uri(dir), Options: &FileOpOptions{IgnoreIfNotExists: true},
-		}})
+	// leave empty, deepest first, as the CLI removes them (README.md). Not
+	// recursive, so an editor refuses rather than delete a folder that
+	// gained a file. VS Code checks a run of deletes as a whole before it
+	// performs any, and would find each folder still holding what is
+	// deleted in the same run (the files, or docs/guide inside docs): a
+	// CreateFile of the workspace folder, which exists, with
+	// ignoreIfExists, does nothing but end the run, so one goes before
+	// each folder.
+	for _, dir := range s.view.emptiedFolders(plan) {
+		we.DocumentChanges = append(we.DocumentChanges,
+			DocumentChange{Create: &CreateFile{
+				Kind: "create", URI: fileURI(s.view.root), Options: &FileOpOptions{IgnoreIfExists: true},
+			}},
+			DocumentChange{Delete: &DeleteFile{
+				Kind: "delete", URI: s.view.uri(dir), Options: &FileOpOptions{IgnoreIfNotExists: true},
+			}})
 	}
 	return we, nil
 }
