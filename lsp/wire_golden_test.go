@@ -385,11 +385,12 @@ func recordWire(t *testing.T, caps string) string {
 // byte-identical.
 func compareWire(t *testing.T, golden, got string) {
 	t.Helper()
+	// "-- label --" lines, each followed by one message on one line.
 	split := func(s string) (labels, bodies []string) {
-		for _, part := range strings.Split(s, "-- ")[1:] {
-			label, body, _ := strings.Cut(part, " --\n")
-			labels = append(labels, label)
-			bodies = append(bodies, strings.TrimSuffix(body, "\n"))
+		lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+		for i := 0; i+1 < len(lines); i += 2 {
+			labels = append(labels, strings.TrimSuffix(strings.TrimPrefix(lines[i], "-- "), " --"))
+			bodies = append(bodies, lines[i+1])
 		}
 		return labels, bodies
 	}
