@@ -40,18 +40,6 @@ func (s *snapshot) analyze(u uri.URI) *analysis {
 	return o.a
 }
 
-// analyzed returns the analysis of u if this snapshot already made it.
-func (s *snapshot) analyzed(u uri.URI) *analysis {
-	s.mu.Lock()
-	o, ok := s.analyses[u]
-	s.mu.Unlock()
-	if !ok {
-		return nil
-	}
-	o.once.Do(func() {}) // waits for a computation under way
-	return o.a
-}
-
 func (s *snapshot) compute(d *document) *analysis {
 	a := &analysis{doc: d, deps: map[string]bool{}}
 	// A line is a header when it names a file that exists ("Makefile"):

@@ -56,11 +56,6 @@ const vscodeCaps = `{
   "textDocument": {"codeAction": {"disabledSupport": true}}
 }`
 
-// neovim07Caps: resourceOperations without documentChanges (editors/README.md).
-const neovim07Caps = `{
-  "workspace": {"applyEdit": true, "workspaceEdit": {"resourceOperations": ["create", "rename", "delete"]}}
-}`
-
 // bareCaps: neither documentChanges nor resource operations.
 const bareCaps = `{"workspace": {"applyEdit": true}}`
 

@@ -90,8 +90,8 @@ func TestMarkdownClearedWhenBlocksGo(t *testing.T) {
 	if got := errorsOf(c.waitDiagnostics(u, 1)); len(got) != 1 {
 		t.Fatalf("want not-found, got %v", got)
 	}
-	v := c.edit(u, "<<<<<<< SEARCH", "SEARCH")
-	v = c.edit(u, ">>>>>>> REPLACE", "REPLACE")
+	c.edit(u, "<<<<<<< SEARCH", "SEARCH")
+	v := c.edit(u, ">>>>>>> REPLACE", "REPLACE")
 	if got := c.waitDiagnostics(u, v); len(got) != 0 {
 		b, _ := json.Marshal(got)
 		t.Fatalf("prose left: %s", b)

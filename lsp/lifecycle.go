@@ -7,6 +7,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 )
 
@@ -105,12 +106,12 @@ func parseSettings(data protocol.LSPAny, cur settings) (settings, bool) {
 func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	root := ""
 	folders, _ := params.WorkspaceFolders.Get()
-	rootPath, _ := params.RootPath.Get()
+	rootURI, rootPath := legacyRoot(params)
 	switch {
 	case len(folders) > 0:
 		root, _ = filename(folders[0].URI)
-	case params.RootURI != nil && *params.RootURI != "":
-		root, _ = filename(*params.RootURI)
+	case rootURI != "":
+		root, _ = filename(rootURI)
 	case rootPath != "":
 		root = rootPath
 	}
@@ -152,6 +153,18 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 			FoldingRangeProvider:   protocol.Boolean(true),
 		},
 	}, nil
+}
+
+// legacyRoot reads rootUri and rootPath: deprecated in favour of
+// workspaceFolders, but all a client without workspace folders sends.
+func legacyRoot(p *protocol.InitializeParams) (uri.URI, string) {
+	//lint:ignore SA1019 the fallback of clients without workspaceFolders
+	rootPath, _ := p.RootPath.Get()
+	//lint:ignore SA1019 the fallback of clients without workspaceFolders
+	if u := p.RootURI; u != nil {
+		return *u, rootPath
+	}
+	return "", rootPath
 }
 
 func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {

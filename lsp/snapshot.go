@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"path/filepath"
@@ -190,16 +189,6 @@ func (s *snapshot) exists(name string) bool {
 	}
 	_, err = s.ReadFile(clean)
 	return err == nil
-}
-
-// text returns the content of a file as the editor sees it: an open
-// buffer's text, or the disk's bytes without a BOM (editors hide it).
-func (s *snapshot) text(key string) (string, bool) {
-	data, err := s.ReadFile(key)
-	if err != nil {
-		return "", false
-	}
-	return string(bytes.TrimPrefix(data, []byte("\uFEFF"))), true
 }
 
 // docURI is the URI under which the editor knows a target file: the open
