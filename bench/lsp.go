@@ -55,8 +55,8 @@ type lspClient struct {
 	done   <-chan struct{}
 
 	mu      sync.Mutex
-	latest  map[protocol.DocumentURI]int32 // version of the last diagnostics published
-	errs    map[protocol.DocumentURI]int
+	latest  map[uri.URI]int32 // version of the last diagnostics published
+	errs    map[uri.URI]int
 	changed chan struct{}
 }
 
@@ -66,12 +66,12 @@ func startLSP(root string) *lspClient {
 	session := lsp.Serve(ctx, server, lsp.Options{Logger: zap.NewNop(), Version: "bench", Debounce: lsp.DefaultDebounce})
 	c := &lspClient{
 		root: root, cancel: cancel, done: session.Done(),
-		conn:    jsonrpc2.NewConn(jsonrpc2.NewStream(client)),
-		latest:  map[protocol.DocumentURI]int32{},
-		errs:    map[protocol.DocumentURI]int{},
+		conn:    jsonrpc2.NewConn(jsonrpc2.NewStream(client), jsonrpc2.WithCodec(lspCodec{})),
+		latest:  map[uri.URI]int32{},
+		errs:    map[uri.URI]int{},
 		changed: make(chan struct{}, 1),
 	}
-	c.conn.Go(ctx, jsonrpc2.AsyncHandler(jsonrpc2.ReplyHandler(c.handle)))
+	c.conn.Go(ctx, jsonrpc2.AsyncHandler(c.handle))
 	params := map[string]any{
 		"processId": nil, "rootUri": uri.File(root),
 		"capabilities": json.RawMessage(`{"workspace": {"applyEdit": true, "workspaceEdit": {"documentChanges": true}}}`),
@@ -91,10 +91,16 @@ func (c *lspClient) close() {
 	c.cancel()
 }
 
-func (c *lspClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+// lspCodec is protocol's payload codec (the library's own is unexported).
+type lspCodec struct{}
+
+func (lspCodec) Marshal(v any) ([]byte, error)      { return protocol.Marshal(v) }
+func (lspCodec) Unmarshal(data []byte, v any) error { return protocol.Unmarshal(data, v) }
+
+func (c *lspClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
 		var p protocol.PublishDiagnosticsParams
-		if err := json.Unmarshal(req.Params(), &p); err == nil {
+		if err := protocol.Unmarshal(req.Params(), &p); err == nil {
 			n := 0
 			for _, d := range p.Diagnostics {
 				if d.Severity == protocol.DiagnosticSeverityError {
@@ -102,7 +108,8 @@ func (c *lspClient) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 				}
 			}
 			c.mu.Lock()
-			c.latest[p.URI], c.errs[p.URI] = int32(p.Version), n
+			version, _ := p.Version.Get()
+			c.latest[p.URI], c.errs[p.URI] = version, n
 			c.mu.Unlock()
 			select {
 			case c.changed <- struct{}{}:
@@ -110,11 +117,11 @@ func (c *lspClient) handle(ctx context.Context, reply jsonrpc2.Replier, req json
 			}
 		}
 	}
-	return reply(ctx, nil, nil)
+	return nil, nil
 }
 
 // wait waits for the diagnostics of version v of u; it returns their error count.
-func (c *lspClient) wait(u protocol.DocumentURI, v int32) int {
+func (c *lspClient) wait(u uri.URI, v int32) int {
 	deadline := time.After(30 * time.Second)
 	for {
 		c.mu.Lock()
@@ -138,7 +145,7 @@ func (c *lspClient) edits(name, desc, file, lang, text, old, new string, edits, 
 	u := uri.File(filepath.Join(c.root, file))
 	ctx := context.Background()
 	check(c.conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-		URI: u, LanguageID: protocol.LanguageIdentifier(lang), Version: 1, Text: text,
+		URI: u, LanguageID: protocol.LanguageKind(lang), Version: 1, Text: text,
 	}}))
 	if n := c.wait(u, 1); n != 0 {
 		fail("%s: %d errors on the workload", name, n)

@@ -3,7 +3,7 @@ package lsp
 import (
 	"sync"
 
-	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/fsrb/fsrb/core"
 )
@@ -24,7 +24,7 @@ type analysisOnce struct {
 // analyze parses and validates a patch document once per snapshot: the
 // diagnostics run and every request on the same snapshot share the result.
 // It returns nil for a document that is not open or not a patch.
-func (s *snapshot) analyze(u protocol.DocumentURI) *analysis {
+func (s *snapshot) analyze(u uri.URI) *analysis {
 	d, ok := s.docs[u]
 	if !ok || s.view == nil || !d.served() {
 		return nil
@@ -37,18 +37,6 @@ func (s *snapshot) analyze(u protocol.DocumentURI) *analysis {
 	}
 	s.mu.Unlock()
 	o.once.Do(func() { o.a = s.compute(d) })
-	return o.a
-}
-
-// analyzed returns the analysis of u if this snapshot already made it.
-func (s *snapshot) analyzed(u protocol.DocumentURI) *analysis {
-	s.mu.Lock()
-	o, ok := s.analyses[u]
-	s.mu.Unlock()
-	if !ok {
-		return nil
-	}
-	o.once.Do(func() {}) // waits for a computation under way
 	return o.a
 }
 

@@ -34,17 +34,17 @@ type testClient struct {
 
 	mu        sync.Mutex
 	changed   chan struct{} // closed and replaced on every event
-	diags     map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams
+	diags     map[uri.URI][]protocol.PublishDiagnosticsParams
 	messages  []protocol.ShowMessageParams
 	progress  []json.RawMessage
-	applied   []lsp.ApplyWorkspaceEditParams
+	applied   []protocol.ApplyWorkspaceEditParams
 	refreshes int   // workspace/codeLens/refresh requests received
 	calls     int32 // requests sent, to predict ids for $/cancelRequest
-	versions  map[protocol.DocumentURI]int32
-	texts     map[protocol.DocumentURI]string
+	versions  map[uri.URI]int32
+	texts     map[uri.URI]string
 
 	// onApply answers workspace/applyEdit; nil applies nothing and says yes.
-	onApply func(lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult
+	onApply func(protocol.ApplyWorkspaceEditParams) protocol.ApplyWorkspaceEditResult
 }
 
 // vscodeCaps is what VS Code advertises, as far as fsrb cares.
@@ -54,11 +54,6 @@ const vscodeCaps = `{
     "didChangeWatchedFiles": {"dynamicRegistration": true}},
   "window": {"workDoneProgress": true},
   "textDocument": {"codeAction": {"disabledSupport": true}}
-}`
-
-// neovim07Caps: resourceOperations without documentChanges (editors/README.md).
-const neovim07Caps = `{
-  "workspace": {"applyEdit": true, "workspaceEdit": {"resourceOperations": ["create", "rename", "delete"]}}
 }`
 
 // bareCaps: neither documentChanges nor resource operations.
@@ -90,13 +85,13 @@ func startClientWith(t testing.TB, root string, debounce time.Duration) *testCli
 	session := lsp.Serve(ctx, serverSide, lsp.Options{Logger: logger, Version: "test", Debounce: debounce})
 	c := &testClient{
 		t: t, root: root, session: session,
-		conn:     jsonrpc2.NewConn(jsonrpc2.NewStream(clientSide)),
+		conn:     jsonrpc2.NewConn(jsonrpc2.NewStream(clientSide), jsonrpc2.WithCodec(testCodec{})),
 		changed:  make(chan struct{}),
-		diags:    map[protocol.DocumentURI][]protocol.PublishDiagnosticsParams{},
-		versions: map[protocol.DocumentURI]int32{},
-		texts:    map[protocol.DocumentURI]string{},
+		diags:    map[uri.URI][]protocol.PublishDiagnosticsParams{},
+		versions: map[uri.URI]int32{},
+		texts:    map[uri.URI]string{},
 	}
-	c.conn.Go(ctx, jsonrpc2.AsyncHandler(jsonrpc2.ReplyHandler(c.handle)))
+	c.conn.Go(ctx, jsonrpc2.AsyncHandler(c.handle))
 	t.Cleanup(func() {
 		_ = c.conn.Close()
 		<-session.Done()
@@ -121,47 +116,53 @@ func (c *testClient) initialize(caps string, options any) {
 	}
 }
 
-func (c *testClient) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+// testCodec is protocol's codec: the library's own is unexported.
+type testCodec struct{}
+
+func (testCodec) Marshal(v any) ([]byte, error)      { return protocol.Marshal(v) }
+func (testCodec) Unmarshal(data []byte, v any) error { return protocol.Unmarshal(data, v) }
+
+func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	switch req.Method() {
 	case protocol.MethodTextDocumentPublishDiagnostics:
 		var p protocol.PublishDiagnosticsParams
-		if err := json.Unmarshal(req.Params(), &p); err != nil {
+		if err := protocol.Unmarshal(req.Params(), &p); err != nil {
 			c.t.Errorf("publishDiagnostics: %v", err)
 		}
 		if strings.Contains(string(req.Params()), `"diagnostics":null`) {
 			c.t.Errorf("publishDiagnostics with null diagnostics: %s", req.Params())
 		}
 		c.record(func() { c.diags[p.URI] = append(c.diags[p.URI], p) })
-		return reply(ctx, nil, nil)
+		return nil, nil
 	case protocol.MethodWindowShowMessage:
 		var p protocol.ShowMessageParams
-		_ = json.Unmarshal(req.Params(), &p)
+		_ = protocol.Unmarshal(req.Params(), &p)
 		c.record(func() { c.messages = append(c.messages, p) })
-		return reply(ctx, nil, nil)
+		return nil, nil
 	case protocol.MethodProgress:
 		c.record(func() { c.progress = append(c.progress, append(json.RawMessage(nil), req.Params()...)) })
-		return reply(ctx, nil, nil)
+		return nil, nil
 	case protocol.MethodWorkspaceApplyEdit:
-		var p lsp.ApplyWorkspaceEditParams
-		if err := json.Unmarshal(req.Params(), &p); err != nil {
-			return reply(ctx, nil, err)
+		var p protocol.ApplyWorkspaceEditParams
+		if err := protocol.Unmarshal(req.Params(), &p); err != nil {
+			return nil, err
 		}
 		c.record(func() { c.applied = append(c.applied, p) })
-		res := lsp.ApplyWorkspaceEditResult{Applied: true}
+		res := protocol.ApplyWorkspaceEditResult{Applied: true}
 		c.mu.Lock()
 		onApply := c.onApply
 		c.mu.Unlock()
 		if onApply != nil {
 			res = onApply(p)
 		}
-		return reply(ctx, res, nil)
-	case protocol.MethodWorkDoneProgressCreate, protocol.MethodClientRegisterCapability:
-		return reply(ctx, nil, nil)
+		return &res, nil
+	case protocol.MethodWindowWorkDoneProgressCreate, protocol.MethodClientRegisterCapability:
+		return nil, nil
 	case "workspace/codeLens/refresh":
 		c.record(func() { c.refreshes++ })
-		return reply(ctx, nil, nil)
+		return nil, nil
 	}
-	return jsonrpc2.MethodNotFoundHandler(ctx, reply, req)
+	return jsonrpc2.MethodNotFoundHandler(ctx, req)
 }
 
 // locked runs f with the recorded state to itself.
@@ -171,7 +172,7 @@ func (c *testClient) locked(f func()) {
 	f()
 }
 
-func (c *testClient) setOnApply(f func(lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult) {
+func (c *testClient) setOnApply(f func(protocol.ApplyWorkspaceEditParams) protocol.ApplyWorkspaceEditResult) {
 	c.locked(func() { c.onApply = f })
 }
 
@@ -205,7 +206,7 @@ func (c *testClient) notify(method string, params any) error {
 	return c.conn.Notify(context.Background(), method, params)
 }
 
-func (c *testClient) uri(name string) protocol.DocumentURI {
+func (c *testClient) uri(name string) uri.URI {
 	return uri.File(filepath.Join(c.root, filepath.FromSlash(name)))
 }
 
@@ -224,7 +225,7 @@ func languageOf(name string) string {
 }
 
 // open opens name with text (its disk content when text is nil).
-func (c *testClient) open(name string, text *string) protocol.DocumentURI {
+func (c *testClient) open(name string, text *string) uri.URI {
 	c.t.Helper()
 	if text == nil {
 		data, err := os.ReadFile(filepath.Join(c.root, filepath.FromSlash(name)))
@@ -240,7 +241,7 @@ func (c *testClient) open(name string, text *string) protocol.DocumentURI {
 	c.texts[u] = *text
 	c.mu.Unlock()
 	err := c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
-		URI: u, LanguageID: protocol.LanguageIdentifier(languageOf(name)), Version: 1, Text: *text,
+		URI: u, LanguageID: protocol.LanguageKind(languageOf(name)), Version: 1, Text: *text,
 	}})
 	if err != nil {
 		c.t.Fatal(err)
@@ -250,7 +251,7 @@ func (c *testClient) open(name string, text *string) protocol.DocumentURI {
 
 // edit replaces the first occurrence of old by new in an open document with
 // an incremental change, and returns the new version.
-func (c *testClient) edit(u protocol.DocumentURI, old, new string) int32 {
+func (c *testClient) edit(u uri.URI, old, new string) int32 {
 	c.t.Helper()
 	c.mu.Lock()
 	text := c.texts[u]
@@ -276,7 +277,7 @@ func (c *testClient) edit(u protocol.DocumentURI, old, new string) int32 {
 
 // replace sends the whole new text of an open document (a change without
 // a range) and returns its version.
-func (c *testClient) replace(u protocol.DocumentURI, text string) int32 {
+func (c *testClient) replace(u uri.URI, text string) int32 {
 	c.t.Helper()
 	c.mu.Lock()
 	c.texts[u] = text
@@ -294,12 +295,15 @@ func (c *testClient) replace(u protocol.DocumentURI, text string) int32 {
 }
 
 // waitDiagnostics waits for the diagnostics of u published for version v.
-func (c *testClient) waitDiagnostics(u protocol.DocumentURI, v int32) []protocol.Diagnostic {
+func (c *testClient) waitDiagnostics(u uri.URI, v int32) []protocol.Diagnostic {
 	c.t.Helper()
 	var got []protocol.Diagnostic
 	c.waitFor(fmt.Sprintf("diagnostics of %s version %d", u, v), func() bool {
 		pubs := c.diags[u]
-		if len(pubs) == 0 || pubs[len(pubs)-1].Version != uint32(v) {
+		if len(pubs) == 0 {
+			return false
+		}
+		if version, _ := pubs[len(pubs)-1].Version.Get(); version != v {
 			return false
 		}
 		got = pubs[len(pubs)-1].Diagnostics
@@ -309,7 +313,7 @@ func (c *testClient) waitDiagnostics(u protocol.DocumentURI, v int32) []protocol
 }
 
 // latest returns the last diagnostics published for u.
-func (c *testClient) latest(u protocol.DocumentURI) []protocol.Diagnostic {
+func (c *testClient) latest(u uri.URI) []protocol.Diagnostic {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	pubs := c.diags[u]
@@ -339,9 +343,9 @@ func (c *testClient) waitFor(what string, cond func() bool) {
 	}
 }
 
-func (c *testClient) codeActions(u protocol.DocumentURI, rng protocol.Range, only ...protocol.CodeActionKind) []lsp.CodeAction {
+func (c *testClient) codeActions(u uri.URI, rng protocol.Range, only ...protocol.CodeActionKind) []protocol.CodeAction {
 	c.t.Helper()
-	var out []lsp.CodeAction
+	var out []protocol.CodeAction
 	params := &protocol.CodeActionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Range: rng,
 		Context: protocol.CodeActionContext{Diagnostics: []protocol.Diagnostic{}, Only: only}}
 	if err := c.call(protocol.MethodTextDocumentCodeAction, params, &out); err != nil {
@@ -411,6 +415,69 @@ func applyEdits(text string, edits []protocol.TextEdit) (string, error) {
 	return b.String(), nil
 }
 
+// testArgs makes the arguments of a command.
+func testArgs(vs ...any) []protocol.LSPAny {
+	out := make([]protocol.LSPAny, len(vs))
+	for i, v := range vs {
+		data, err := json.Marshal(v)
+		if err != nil {
+			panic(err)
+		}
+		out[i] = protocol.LSPAny(data)
+	}
+	return out
+}
+
+// codeOf, messageOf, sourceOf spell a diagnostic's fields as strings.
+func codeOf(d protocol.Diagnostic) string {
+	switch c := d.Code.(type) {
+	case protocol.String:
+		return string(c)
+	case protocol.Integer:
+		return fmt.Sprint(int32(c))
+	}
+	return ""
+}
+
+func messageOf(d protocol.Diagnostic) string {
+	switch m := d.Message.(type) {
+	case protocol.String:
+		return string(m)
+	case *protocol.MarkupContent:
+		return m.Value
+	}
+	return ""
+}
+
+func sourceOf(d protocol.Diagnostic) string {
+	s, _ := d.Source.Get()
+	return s
+}
+
+func kindOf(a protocol.CodeAction) protocol.CodeActionKind {
+	if a.Kind == nil {
+		return ""
+	}
+	return *a.Kind
+}
+
+// docEdit is dc when it is a TextDocumentEdit, else nil.
+func docEdit(dc protocol.DocumentChange) *protocol.TextDocumentEdit {
+	te, _ := dc.(*protocol.TextDocumentEdit)
+	return te
+}
+
+// textEdits spells a TextDocumentEdit's edits as TextEdits.
+func textEdits(elems []protocol.TextDocumentEditElement) []protocol.TextEdit {
+	var out []protocol.TextEdit
+	for _, e := range elems {
+		if te, ok := e.(*protocol.TextEdit); ok {
+			out = append(out, *te)
+		}
+	}
+	return out
+}
+
 // editor is the workspace as an editor applying a WorkspaceEdit sees it:
 // file contents by path relative to the root, a BOM hidden while editing.
 type editor struct {
@@ -419,8 +486,8 @@ type editor struct {
 	removed []string // folders deleted, in order
 }
 
-func (e *editor) key(u protocol.DocumentURI) string {
-	rel, err := filepath.Rel(e.root, uri.URI(u).Filename())
+func (e *editor) key(u uri.URI) string {
+	rel, err := filepath.Rel(e.root, filepath.FromSlash(u.Path()))
 	if err != nil {
 		panic(err)
 	}
@@ -440,8 +507,8 @@ func (e *editor) exists(k string) bool {
 	return false
 }
 
-func (e *editor) apply(we *lsp.WorkspaceEdit) error {
-	edit := func(u protocol.DocumentURI, edits []protocol.TextEdit) error {
+func (e *editor) apply(we *protocol.WorkspaceEdit) error {
+	edit := func(u uri.URI, edits []protocol.TextEdit) error {
 		k := e.key(u)
 		text, ok := e.files[k]
 		if !ok {
@@ -460,18 +527,18 @@ func (e *editor) apply(we *lsp.WorkspaceEdit) error {
 		return nil
 	}
 	for _, dc := range we.DocumentChanges {
-		switch {
-		case dc.Create != nil:
-			k := e.key(dc.Create.URI)
-			if e.exists(k) && dc.Create.Options != nil && dc.Create.Options.IgnoreIfExists {
+		switch dc := dc.(type) {
+		case *protocol.CreateFile:
+			k := e.key(dc.URI)
+			if e.exists(k) && dc.Options != nil && dc.Options.IgnoreIfExists != nil && *dc.Options.IgnoreIfExists {
 				continue
 			}
 			if _, ok := e.files[k]; ok {
 				return fmt.Errorf("create %s, which exists", k)
 			}
 			e.files[k] = ""
-		case dc.Delete != nil:
-			k := e.key(dc.Delete.URI)
+		case *protocol.DeleteFile:
+			k := e.key(dc.URI)
 			if _, ok := e.files[k]; ok {
 				delete(e.files, k)
 				continue
@@ -480,14 +547,14 @@ func (e *editor) apply(we *lsp.WorkspaceEdit) error {
 			// delete that is not recursive refuses.
 			for f := range e.files {
 				if strings.HasPrefix(f, k+"/") {
-					if dc.Delete.Options == nil || !dc.Delete.Options.Recursive {
+					if dc.Options == nil || dc.Options.Recursive == nil || !*dc.Options.Recursive {
 						return fmt.Errorf("delete folder %s, which still holds %s", k, f)
 					}
 				}
 			}
 			e.removed = append(e.removed, k)
-		case dc.Edit != nil:
-			if err := edit(dc.Edit.TextDocument.URI, dc.Edit.Edits); err != nil {
+		case *protocol.TextDocumentEdit:
+			if err := edit(dc.TextDocument.URI, textEdits(dc.Edits)); err != nil {
 				return err
 			}
 		default:

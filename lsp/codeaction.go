@@ -27,24 +27,26 @@ type actionRequest struct {
 // filters it by kind before anything is computed.
 var producers = []struct {
 	kind protocol.CodeActionKind
-	fn   func(r *actionRequest) ([]CodeAction, error)
+	fn   func(r *actionRequest) ([]protocol.CodeAction, error)
 }{
-	{protocol.QuickFix, replaceSearchFixes},
-	{protocol.QuickFix, occurrenceFixes},
-	{protocol.QuickFix, headerFixes},
-	{KindApplyAll, func(r *actionRequest) ([]CodeAction, error) { return applyAll(r, KindApplyAll) }},
-	{protocol.RefactorRewrite, func(r *actionRequest) ([]CodeAction, error) { return applyAll(r, protocol.RefactorRewrite) }},
-	{KindRevertAll, func(r *actionRequest) ([]CodeAction, error) { return revertAll(r, KindRevertAll) }},
-	{protocol.RefactorRewrite, func(r *actionRequest) ([]CodeAction, error) { return revertAll(r, protocol.RefactorRewrite) }},
-	{protocol.RefactorRewrite, applyBlocks},
-	{protocol.RefactorRewrite, revertBlocks},
+	{protocol.CodeActionKindQuickFix, replaceSearchFixes},
+	{protocol.CodeActionKindQuickFix, occurrenceFixes},
+	{protocol.CodeActionKindQuickFix, headerFixes},
+	{KindApplyAll, func(r *actionRequest) ([]protocol.CodeAction, error) { return applyAll(r, KindApplyAll) }},
+	{protocol.CodeActionKindRefactorRewrite, func(r *actionRequest) ([]protocol.CodeAction, error) {
+		return applyAll(r, protocol.CodeActionKindRefactorRewrite)
+	}},
+	{KindRevertAll, func(r *actionRequest) ([]protocol.CodeAction, error) { return revertAll(r, KindRevertAll) }},
+	{protocol.CodeActionKindRefactorRewrite, func(r *actionRequest) ([]protocol.CodeAction, error) {
+		return revertAll(r, protocol.CodeActionKindRefactorRewrite)
+	}},
+	{protocol.CodeActionKindRefactorRewrite, applyBlocks},
+	{protocol.CodeActionKindRefactorRewrite, revertBlocks},
 }
 
-// codeAction is reached through handler.go's interception: its answer
-// carries our WorkspaceEdit (wire.go).
-func (s *Server) codeAction(ctx context.Context, params *protocol.CodeActionParams) ([]CodeAction, error) {
+func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
 	snap := s.checkDisk()
-	out := []CodeAction{}
+	out := []protocol.CommandOrCodeAction{}
 	a := snap.analyze(params.TextDocument.URI)
 	if a == nil {
 		return out, nil
@@ -69,7 +71,7 @@ func (s *Server) codeAction(ctx context.Context, params *protocol.CodeActionPara
 		for _, act := range actions {
 			if !seen[act.Title] {
 				seen[act.Title] = true
-				out = append(out, act)
+				out = append(out, &act)
 			}
 		}
 	}
@@ -83,7 +85,7 @@ func (s *Server) codeAction(ctx context.Context, params *protocol.CodeActionPara
 // equal or refine one asked for ("source" asks for "source.applyAll.fsrb").
 func wanted(kind protocol.CodeActionKind, only []protocol.CodeActionKind) bool {
 	if len(only) == 0 {
-		return kind != protocol.Source && !strings.HasPrefix(string(kind), string(protocol.Source)+".")
+		return kind != protocol.CodeActionKindSource && !strings.HasPrefix(string(kind), string(protocol.CodeActionKindSource)+".")
 	}
 	for _, o := range only {
 		if kind == o || strings.HasPrefix(string(kind), string(o)+".") {
@@ -93,30 +95,30 @@ func wanted(kind protocol.CodeActionKind, only []protocol.CodeActionKind) bool {
 	return false
 }
 
-func applyAll(r *actionRequest, kind protocol.CodeActionKind) ([]CodeAction, error) {
+func applyAll(r *actionRequest, kind protocol.CodeActionKind) ([]protocol.CodeAction, error) {
 	if !r.a.applies() {
 		return nil, nil // offered only when every block validates
 	}
 	n, files := r.a.plan.BlockCount(), len(r.a.plan.Files)
-	act := CodeAction{
+	act := protocol.CodeAction{
 		Title: fmt.Sprintf("Apply all blocks (%s to %s)", plural(n, "block"), plural(files, "file")),
-		Kind:  kind,
+		Kind:  &kind,
 	}
 	edit, err := r.snap.workspaceEdit(r.a.plan, r.caps)
 	if err != nil {
-		act.Disabled = &protocol.CodeActionDisable{Reason: err.Error()}
+		act.Disabled = protocol.CodeActionDisabled{Reason: err.Error()}
 		// A client that cannot grey the action out runs the command, which
 		// shows the same message and changes nothing.
-		act.Command = &protocol.Command{Title: act.Title, Command: CommandApplyAll, Arguments: []any{string(r.a.doc.uri)}}
-		return []CodeAction{act}, nil
+		act.Command = protocol.Command{Title: act.Title, Command: CommandApplyAll, Arguments: args(r.a.doc.uri)}
+		return []protocol.CodeAction{act}, nil
 	}
 	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, r.a.plan)
-	return []CodeAction{act}, nil
+	return []protocol.CodeAction{act}, nil
 }
 
 // revertAll offers the inverse of an applied patch as one edit, only when
 // every block stands applied (life.go).
-func revertAll(r *actionRequest, kind protocol.CodeActionKind) ([]CodeAction, error) {
+func revertAll(r *actionRequest, kind protocol.CodeActionKind) ([]protocol.CodeAction, error) {
 	if !r.a.reverts() {
 		return nil, nil
 	}
@@ -124,23 +126,23 @@ func revertAll(r *actionRequest, kind protocol.CodeActionKind) ([]CodeAction, er
 	if !plan.OK() {
 		return nil, nil // the command says why; a menu entry would only fail
 	}
-	act := CodeAction{
+	act := protocol.CodeAction{
 		Title: fmt.Sprintf("Revert all blocks (%s in %s)", plural(len(r.a.patch.Blocks), "block"), plural(len(plan.Files), "file")),
-		Kind:  kind,
+		Kind:  &kind,
 	}
 	edit, err := r.snap.workspaceEdit(plan, r.caps)
 	if err != nil {
-		act.Disabled = &protocol.CodeActionDisable{Reason: err.Error()}
-		act.Command = &protocol.Command{Title: act.Title, Command: CommandRevertAll, Arguments: []any{string(r.a.doc.uri)}}
-		return []CodeAction{act}, nil
+		act.Disabled = protocol.CodeActionDisabled{Reason: err.Error()}
+		act.Command = protocol.Command{Title: act.Title, Command: CommandRevertAll, Arguments: args(r.a.doc.uri)}
+		return []protocol.CodeAction{act}, nil
 	}
 	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, plan)
-	return []CodeAction{act}, nil
+	return []protocol.CodeAction{act}, nil
 }
 
 // revertBlocks offers "Revert block #N" on each applied block in range.
-func revertBlocks(r *actionRequest) ([]CodeAction, error) {
-	var out []CodeAction
+func revertBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
+	var out []protocol.CodeAction
 	for _, b := range r.a.patch.Blocks {
 		if b.Span.End < r.span.Start || b.Span.Start > r.span.End || r.a.blockState(b.Number) != lifeApplied {
 			continue
@@ -153,9 +155,9 @@ func revertBlocks(r *actionRequest) ([]CodeAction, error) {
 		if err != nil {
 			continue
 		}
-		out = append(out, CodeAction{
+		out = append(out, protocol.CodeAction{
 			Title:   fmt.Sprintf("Revert block #%d (%s)", b.Number, b.Path),
-			Kind:    protocol.RefactorRewrite,
+			Kind:    ptr(protocol.CodeActionKindRefactorRewrite),
 			Edit:    edit,
 			Command: r.srv.onApplied(r.snap, plan),
 		})
@@ -163,8 +165,8 @@ func revertBlocks(r *actionRequest) ([]CodeAction, error) {
 	return out, nil
 }
 
-func applyBlocks(r *actionRequest) ([]CodeAction, error) {
-	var out []CodeAction
+func applyBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
+	var out []protocol.CodeAction
 	for _, b := range r.a.patch.Blocks {
 		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
 			continue
@@ -177,9 +179,9 @@ func applyBlocks(r *actionRequest) ([]CodeAction, error) {
 		if err != nil {
 			continue
 		}
-		out = append(out, CodeAction{
+		out = append(out, protocol.CodeAction{
 			Title:   fmt.Sprintf("Apply block #%d (%s)", b.Number, b.Path),
-			Kind:    protocol.RefactorRewrite,
+			Kind:    ptr(protocol.CodeActionKindRefactorRewrite),
 			Edit:    edit,
 			Command: r.srv.onApplied(r.snap, plan),
 		})
@@ -190,8 +192,8 @@ func applyBlocks(r *actionRequest) ([]CodeAction, error) {
 // replaceSearchFixes: a block not found whose closest place in the file
 // differs only in whitespace or typography gets its SEARCH rewritten to the
 // file's actual text.
-func replaceSearchFixes(r *actionRequest) ([]CodeAction, error) {
-	var out []CodeAction
+func replaceSearchFixes(r *actionRequest) ([]protocol.CodeAction, error) {
+	var out []protocol.CodeAction
 	for _, p := range r.a.plan.Problems {
 		if p.Kind != core.KindNotFound || len(p.Candidates) == 0 || p.Block < 1 || p.Block > len(r.a.patch.Blocks) {
 			continue
@@ -217,10 +219,10 @@ func replaceSearchFixes(r *actionRequest) ([]CodeAction, error) {
 		}
 		body = withEOL(body, r.a.doc)
 		edit := protocol.TextEdit{Range: toRange(r.a.doc.mapper, b.SearchBody), NewText: body}
-		act := CodeAction{
+		act := protocol.CodeAction{
 			Title:       fmt.Sprintf("Replace SEARCH with the file's actual text (lines %d-%d)", c.Line, c.EndLine),
-			Kind:        protocol.QuickFix,
-			IsPreferred: true,
+			Kind:        ptr(protocol.CodeActionKindQuickFix),
+			IsPreferred: ptr(true),
 			Edit:        documentEdit(r.a.doc, []protocol.TextEdit{edit}, r.caps),
 			Diagnostics: r.diagnostics(p.Kind),
 		}
@@ -272,8 +274,8 @@ func sameModuloLooks(a, b string) bool {
 // headerFixes: a block with no path above it (aider's rule reuses the
 // previous block's file) gets that path written in, above its fence if it
 // has one, so that the patch says what it does (DESIGN.md "Fine print").
-func headerFixes(r *actionRequest) ([]CodeAction, error) {
-	var out []CodeAction
+func headerFixes(r *actionRequest) ([]protocol.CodeAction, error) {
+	var out []protocol.CodeAction
 	m := r.a.doc.mapper
 	for _, p := range r.a.patch.Problems {
 		if p.Kind != core.KindInheritedPath || p.Block < 1 || p.Block > len(r.a.patch.Blocks) {
@@ -289,9 +291,9 @@ func headerFixes(r *actionRequest) ([]CodeAction, error) {
 		}
 		eol := eolOf(r.a.doc)
 		at := toRange(m, core.Span{Start: m.LineStart(line), End: m.LineStart(line)})
-		act := CodeAction{
+		act := protocol.CodeAction{
 			Title:       fmt.Sprintf("Write the path %s above block #%d", b.Path, b.Number),
-			Kind:        protocol.QuickFix,
+			Kind:        ptr(protocol.CodeActionKindQuickFix),
 			Edit:        documentEdit(r.a.doc, []protocol.TextEdit{{Range: at, NewText: b.Path + eol}}, r.caps),
 			Diagnostics: r.diagnostics(p.Kind),
 		}
@@ -305,7 +307,8 @@ func headerFixes(r *actionRequest) ([]CodeAction, error) {
 func (r *actionRequest) diagnostics(kind core.Kind) []protocol.Diagnostic {
 	var out []protocol.Diagnostic
 	for _, d := range r.params.Context.Diagnostics {
-		if d.Code == string(kind) && d.Source == "fsrb" {
+		code, _ := d.Code.(protocol.String)
+		if source, _ := d.Source.Get(); string(code) == string(kind) && source == "fsrb" {
 			out = append(out, d)
 		}
 	}

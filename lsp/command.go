@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
 	"github.com/fsrb/fsrb/core"
@@ -17,11 +19,27 @@ import (
 // progressBlocks is the size from which applying a patch reports progress.
 const progressBlocks = 50
 
-func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (any, error) {
-	var u protocol.DocumentURI
+func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
+	res, err := s.executeCommand(ctx, params)
+	if err != nil || res == nil {
+		return nil, err
+	}
+	var data []byte
+	switch res := res.(type) {
+	case *protocol.ApplyWorkspaceEditResult:
+		data, err = protocol.Marshal(res)
+	default:
+		data, err = json.Marshal(res)
+	}
+	return protocol.LSPAny(data), err
+}
+
+func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (any, error) {
+	var u uri.URI
 	if len(params.Arguments) > 0 {
-		if str, ok := params.Arguments[0].(string); ok {
-			u = protocol.DocumentURI(str)
+		var str string
+		if json.Unmarshal(params.Arguments[0], &str) == nil {
+			u = uri.URI(str)
 		}
 	}
 	if params.Command == CommandApplied {
@@ -37,7 +55,8 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 	block := func() (int, error) {
 		n := 0
 		if len(params.Arguments) > 1 {
-			if f, ok := params.Arguments[1].(float64); ok {
+			var f float64
+			if json.Unmarshal(params.Arguments[1], &f) == nil {
 				n = int(f)
 			}
 		}
@@ -110,9 +129,10 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 }
 
 // hasFileOps reports whether an edit creates or deletes files or folders.
-func hasFileOps(edit *WorkspaceEdit) bool {
+func hasFileOps(edit *protocol.WorkspaceEdit) bool {
 	for _, dc := range edit.DocumentChanges {
-		if dc.Create != nil || dc.Delete != nil {
+		switch dc.(type) {
+		case *protocol.CreateFile, *protocol.DeleteFile, *protocol.RenameFile:
 			return true
 		}
 	}
@@ -190,7 +210,10 @@ func (s *Server) send(ctx context.Context, snap *snapshot, params *protocol.Exec
 		}
 		s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: %s %s %s %s", done, plural(blocks, "block"), prep, plural(len(plan.Files), "file")))
 	default:
-		why := res.FailureReason
+		why := ""
+		if res.FailureReason != nil {
+			why = *res.FailureReason
+		}
 		if why == "" {
 			why = "no reason given"
 		}
@@ -230,22 +253,43 @@ func (s *Server) recordOwnEdits(own map[string]*ownEdit) {
 	}
 }
 
-// applyEdit sends workspace/applyEdit with our WorkspaceEdit (wire.go).
-func (s *Server) applyEdit(ctx context.Context, label string, edit *WorkspaceEdit) (*ApplyWorkspaceEditResult, error) {
-	var res ApplyWorkspaceEditResult
-	id, err := s.conn.Call(ctx, protocol.MethodWorkspaceApplyEdit, &ApplyWorkspaceEditParams{Label: label, Edit: *edit}, &res)
+// applyEdit sends workspace/applyEdit; a cancelled ctx sends the client
+// $/cancelRequest for it.
+func (s *Server) applyEdit(ctx context.Context, label string, edit *protocol.WorkspaceEdit) (*protocol.ApplyWorkspaceEditResult, error) {
+	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: *edit})
 	if ctx.Err() != nil {
-		_ = s.conn.Notify(context.WithoutCancel(ctx), protocol.MethodCancelRequest, map[string]any{"id": &id})
 		return nil, ctx.Err()
 	}
 	if err != nil {
 		var rpc *jsonrpc2.Error
 		if errors.As(err, &rpc) {
-			return &ApplyWorkspaceEditResult{FailureReason: rpc.Message}, nil
+			res := &protocol.ApplyWorkspaceEditResult{}
+			if rpc.Message != "" {
+				res.FailureReason = &rpc.Message
+			}
+			return res, nil
 		}
 		return nil, err
 	}
-	return &res, nil
+	if res == nil {
+		res = &protocol.ApplyWorkspaceEditResult{}
+	}
+	return res, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// args makes the arguments of a command.
+func args(vs ...any) []protocol.LSPAny {
+	out := make([]protocol.LSPAny, len(vs))
+	for i, v := range vs {
+		data, err := json.Marshal(v)
+		if err != nil {
+			panic(err) // strings and numbers
+		}
+		out[i] = protocol.LSPAny(data)
+	}
+	return out
 }
 
 func (s *Server) show(ctx context.Context, kind protocol.MessageType, msg string) {
@@ -256,23 +300,27 @@ func (s *Server) show(ctx context.Context, kind protocol.MessageType, msg string
 
 // progress reports work-done progress for a big patch when the client
 // supports it, and returns the function that ends it.
-func (s *Server) progress(ctx context.Context, token *protocol.ProgressToken, caps clientCaps, plan *core.Plan, title string) func() {
+func (s *Server) progress(ctx context.Context, token protocol.ProgressToken, caps clientCaps, plan *core.Plan, title string) func() {
 	if plan.BlockCount() < progressBlocks || !caps.workDoneProgress && token == nil {
 		return func() {}
 	}
 	ctx = context.WithoutCancel(ctx)
 	if token == nil {
-		token = protocol.NewProgressToken(fmt.Sprintf("fsrb-apply-%p", plan))
-		if err := s.client.WorkDoneProgressCreate(ctx, &protocol.WorkDoneProgressCreateParams{Token: *token}); err != nil {
+		token = protocol.String(fmt.Sprintf("fsrb-apply-%p", plan))
+		if err := s.client.WorkDoneProgressCreate(ctx, &protocol.WorkDoneProgressCreateParams{Token: token}); err != nil {
 			return func() {}
 		}
 	}
-	_ = s.client.Progress(ctx, &protocol.ProgressParams{Token: *token, Value: &protocol.WorkDoneProgressBegin{
-		Kind:    protocol.WorkDoneProgressKindBegin,
-		Title:   title,
-		Message: fmt.Sprintf("%s in %s", plural(plan.BlockCount(), "block"), plural(len(plan.Files), "file")),
-	}})
-	return func() {
-		_ = s.client.Progress(ctx, &protocol.ProgressParams{Token: *token, Value: &protocol.WorkDoneProgressEnd{Kind: protocol.WorkDoneProgressKindEnd}})
+	report := func(v any) {
+		data, err := protocol.Marshal(v)
+		if err == nil {
+			_ = s.client.Progress(ctx, &protocol.ProgressParams{Token: token, Value: protocol.LSPAny(data)})
+		}
 	}
+	report(&protocol.WorkDoneProgressBegin{
+		Kind:    "begin",
+		Title:   title,
+		Message: ptr(fmt.Sprintf("%s in %s", plural(plan.BlockCount(), "block"), plural(len(plan.Files), "file"))),
+	})
+	return func() { report(&protocol.WorkDoneProgressEnd{Kind: "end"}) }
 }

@@ -10,7 +10,7 @@ import (
 
 // Definition goes from a block to where it applies in the target file; for
 // a block that does not, to its closest candidate or every ambiguous place.
-func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionParams) ([]protocol.Location, error) {
+func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionParams) (protocol.DefinitionResult, error) {
 	snap := s.snapshot()
 	a := snap.analyze(params.TextDocument.URI)
 	if a == nil {
@@ -23,13 +23,16 @@ func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionPara
 	}
 	u := snap.docURI(res.Path)
 	if res.Status == core.StatusApplies {
-		return []protocol.Location{{URI: u, Range: lineRange(res.Line, res.EndLine)}}, nil
+		return protocol.LocationSlice{{URI: u, Range: lineRange(res.Line, res.EndLine)}}, nil
 	}
-	var out []protocol.Location
+	var out protocol.LocationSlice
 	for _, p := range a.problems(n) {
 		for _, c := range p.Candidates {
 			out = append(out, protocol.Location{URI: u, Range: lineRange(c.Line, c.EndLine)})
 		}
+	}
+	if out == nil {
+		return nil, nil // null, as an empty result always was
 	}
 	return out, nil
 }

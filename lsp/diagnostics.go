@@ -9,14 +9,15 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
 	"github.com/fsrb/fsrb/core"
 )
 
 // diagnoser publishes diagnostics in its own goroutine: handlers only
-// schedule (jsonrpc2.AsyncHandler would hold every message behind a slow
-// one). A burst of changes is debounced; a new change cancels the run under
+// schedule (handlers run one at a time, queue.go: a slow one would hold
+// every message behind it). A burst of changes is debounced; a new change cancels the run under
 // way, whose documents are then validated again on the newer snapshot.
 type diagnoser struct {
 	srv     *Server
@@ -24,11 +25,11 @@ type diagnoser struct {
 	kick    chan struct{}
 
 	mu        sync.Mutex
-	pending   map[protocol.DocumentURI]bool
+	pending   map[uri.URI]bool
 	snap      *snapshot
 	cancel    context.CancelFunc
-	published map[protocol.DocumentURI]bool // documents showing our diagnostics
-	cost      time.Duration                 // what a run costs, smoothed
+	published map[uri.URI]bool // documents showing our diagnostics
+	cost      time.Duration    // what a run costs, smoothed
 }
 
 // minDebounce coalesces the changes an editor sends together (a paste, a
@@ -40,14 +41,14 @@ func newDiagnoser(s *Server, ceiling time.Duration) *diagnoser {
 		srv:       s,
 		ceiling:   ceiling,
 		kick:      make(chan struct{}, 1),
-		pending:   map[protocol.DocumentURI]bool{},
-		published: map[protocol.DocumentURI]bool{},
+		pending:   map[uri.URI]bool{},
+		published: map[uri.URI]bool{},
 	}
 }
 
 func (d *diagnoser) start(ctx context.Context) { go d.loop(ctx) }
 
-func (d *diagnoser) schedule(snap *snapshot, uris map[protocol.DocumentURI]bool) {
+func (d *diagnoser) schedule(snap *snapshot, uris map[uri.URI]bool) {
 	d.mu.Lock()
 	for u := range uris {
 		d.pending[u] = true
@@ -87,7 +88,7 @@ func (d *diagnoser) loop(ctx context.Context) {
 		}
 		d.mu.Lock()
 		uris, snap := d.pending, d.snap
-		d.pending = map[protocol.DocumentURI]bool{}
+		d.pending = map[uri.URI]bool{}
 		run, cancel := context.WithCancel(ctx)
 		d.cancel = cancel
 		d.mu.Unlock()
@@ -127,8 +128,8 @@ func (d *diagnoser) measured(took time.Duration) {
 	d.cost = (d.cost + took) / 2
 }
 
-func (d *diagnoser) run(ctx context.Context, snap *snapshot, uris map[protocol.DocumentURI]bool) {
-	order := make([]protocol.DocumentURI, 0, len(uris))
+func (d *diagnoser) run(ctx context.Context, snap *snapshot, uris map[uri.URI]bool) {
+	order := make([]uri.URI, 0, len(uris))
 	for u := range uris {
 		order = append(order, u)
 	}
@@ -185,7 +186,7 @@ func (d *diagnoser) refreshLenses(ctx context.Context) {
 
 // diagnose computes what to publish for u, or false when there is nothing
 // to say (a document that is no patch and never got diagnostics).
-func (d *diagnoser) diagnose(snap *snapshot, u protocol.DocumentURI) (*protocol.PublishDiagnosticsParams, bool) {
+func (d *diagnoser) diagnose(snap *snapshot, u uri.URI) (*protocol.PublishDiagnosticsParams, bool) {
 	doc, open := snap.docs[u]
 	a := snap.analyze(u)
 	var diags []protocol.Diagnostic
@@ -202,12 +203,21 @@ func (d *diagnoser) diagnose(snap *snapshot, u protocol.DocumentURI) (*protocol.
 		delete(d.published, u)
 		params := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}}
 		if open {
-			params.Version = uint32(doc.version)
+			params.Version = publishedVersion(doc.version)
 		}
 		return params, true
 	}
 	d.published[u] = true
-	return &protocol.PublishDiagnosticsParams{URI: u, Version: uint32(doc.version), Diagnostics: diags}, true
+	return &protocol.PublishDiagnosticsParams{URI: u, Version: publishedVersion(doc.version), Diagnostics: diags}, true
+}
+
+// publishedVersion leaves out version 0 (Neovim opens documents at 0), as
+// fsrb always did: clients match the diagnostics to the document's URI.
+func publishedVersion(v int32) protocol.Optional[int32] {
+	if v == 0 {
+		return protocol.Optional[int32]{}
+	}
+	return protocol.NewOptional(v)
 }
 
 // diagnostics converts every problem of an analysis; never nil, so that an
@@ -222,19 +232,19 @@ func (s *snapshot) diagnostics(a *analysis) []protocol.Diagnostic {
 		diag := protocol.Diagnostic{
 			Range:    toRange(m, s.problemSpan(a, p)),
 			Severity: severity(p.Severity),
-			Code:     string(p.Kind),
-			Source:   "fsrb",
-			Message:  message(p),
+			Code:     protocol.String(p.Kind),
+			Source:   protocol.NewOptional("fsrb"),
+			Message:  protocol.String(message(p)),
 		}
 		if p.Kind == core.KindAlreadyApplied && p.Severity == core.SeverityInfo {
-			diag.Code = codeApplied // a state of the patch's life, not a problem
+			diag.Code = protocol.String(codeApplied) // a state of the patch's life, not a problem
 			// The editor's own way back, not the CLI's.
 			p.Hint = "nothing to do; Revert block or Revert all blocks undoes it"
-			diag.Message = message(p)
+			diag.Message = protocol.String(message(p))
 		}
 		if p.Kind == core.KindIncomplete && streaming(a.doc.text, p.Span) {
 			diag.Severity = protocol.DiagnosticSeverityInformation
-			diag.Message = "incomplete block: the answer may still be streaming in (" + p.Message + ")"
+			diag.Message = protocol.String("incomplete block: the answer may still be streaming in (" + p.Message + ")")
 		}
 		diag.RelatedInformation = s.related(a, p)
 		out = append(out, diag)

@@ -142,7 +142,7 @@ func (s *Server) checkDisk() *snapshot {
 // a client runs one of the last menus it showed.
 const keptActions = 8
 
-func (s *Server) onApplied(snap *snapshot, plan *core.Plan) *protocol.Command {
+func (s *Server) onApplied(snap *snapshot, plan *core.Plan) protocol.Command {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.actionSeq++
@@ -153,7 +153,7 @@ func (s *Server) onApplied(snap *snapshot, plan *core.Plan) *protocol.Command {
 		delete(s.actionEdits, s.actionOrder[0])
 		s.actionOrder = s.actionOrder[1:]
 	}
-	return &protocol.Command{Title: "fsrb: record the applied edit", Command: CommandApplied, Arguments: []any{id}}
+	return protocol.Command{Title: "fsrb: record the applied edit", Command: CommandApplied, Arguments: args(id)}
 }
 
 // applied records the edit of the code action id as applied.

@@ -11,6 +11,9 @@
 // ask core, convert to protocol values). Open buffers are an overlay over
 // the disk (snapshot.go); every editor event becomes one modification
 // (modify.go); diagnostics run in their own cancellable goroutine
-// (diagnostics.go). wire.go is the one place that works around the traps of
-// go.lsp.dev/protocol v0.12.0 and jsonrpc2 v0.10.0.
+// (diagnostics.go). Handlers use go.lsp.dev/protocol v1 (LSP 3.18) types
+// and protocol.ServerHandler behind fsrb's own chain (handler.go:
+// cancellation, ordering, panic recovery, lifecycle); wire.go keeps the few
+// things the library still leaves to the server, each with its reason, and
+// stream.go a transport that survives a malformed message.
 package lsp

@@ -11,6 +11,7 @@ import (
 
 	udiff "github.com/aymanbagabas/go-udiff"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/fsrb/fsrb/core"
 )
@@ -30,7 +31,7 @@ func (e *errFileOps) Error() string {
 // workspaceEdit turns a plan into ONE edit: versioned TextDocumentEdits with
 // minimal edits, plus CreateFile and DeleteFile, in the order the patch
 // names the files. The server never writes files itself.
-func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*WorkspaceEdit, error) {
+func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*protocol.WorkspaceEdit, error) {
 	if plan == nil || len(plan.Files) == 0 {
 		return nil, errors.New("fsrb: the patch changes nothing")
 	}
@@ -57,7 +58,7 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*WorkspaceEd
 		}
 	}
 
-	we := &WorkspaceEdit{}
+	we := &protocol.WorkspaceEdit{}
 	for _, fc := range plan.Files {
 		u := s.docURI(fc.Path)
 		var version *int32
@@ -67,14 +68,11 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*WorkspaceEd
 		}
 		switch {
 		case fc.Action == core.ActionDelete:
-			we.DocumentChanges = append(we.DocumentChanges, DocumentChange{Delete: &DeleteFile{Kind: "delete", URI: u}})
+			we.DocumentChanges = append(we.DocumentChanges, &protocol.DeleteFile{Kind: "delete", URI: u})
 		case fc.Action == core.ActionCreate && !fc.Existed:
 			we.DocumentChanges = append(we.DocumentChanges,
-				DocumentChange{Create: &CreateFile{Kind: "create", URI: u}},
-				DocumentChange{Edit: &TextDocumentEdit{
-					TextDocument: OptionalVersionedDocument{URI: u},
-					Edits:        []protocol.TextEdit{{NewText: strings.TrimPrefix(string(fc.New), bom)}},
-				}})
+				&protocol.CreateFile{Kind: "create", URI: u},
+				textDocumentEdit(u, nil, []protocol.TextEdit{{NewText: strings.TrimPrefix(string(fc.New), bom)}}))
 		default:
 			edits := textEdits(string(fc.Old), string(fc.New))
 			if len(edits) == 0 {
@@ -82,15 +80,12 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*WorkspaceEd
 			}
 			if !caps.documentChanges {
 				if we.Changes == nil {
-					we.Changes = map[protocol.DocumentURI][]protocol.TextEdit{}
+					we.Changes = map[uri.URI][]protocol.TextEdit{}
 				}
 				we.Changes[u] = edits
 				continue
 			}
-			we.DocumentChanges = append(we.DocumentChanges, DocumentChange{Edit: &TextDocumentEdit{
-				TextDocument: OptionalVersionedDocument{URI: u, Version: version},
-				Edits:        edits,
-			}})
+			we.DocumentChanges = append(we.DocumentChanges, textDocumentEdit(u, version, edits))
 		}
 	}
 	// Last, once the files in them are gone: the folders the deletions
@@ -104,12 +99,12 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*WorkspaceEd
 	// each folder.
 	for _, dir := range s.view.emptiedFolders(plan) {
 		we.DocumentChanges = append(we.DocumentChanges,
-			DocumentChange{Create: &CreateFile{
-				Kind: "create", URI: fileURI(s.view.root), Options: &FileOpOptions{IgnoreIfExists: true},
-			}},
-			DocumentChange{Delete: &DeleteFile{
-				Kind: "delete", URI: s.view.uri(dir), Options: &FileOpOptions{IgnoreIfNotExists: true},
-			}})
+			&protocol.CreateFile{
+				Kind: "create", URI: fileURI(s.view.root), Options: &protocol.CreateFileOptions{IgnoreIfExists: ptr(true)},
+			},
+			&protocol.DeleteFile{
+				Kind: "delete", URI: s.view.uri(dir), Options: &protocol.DeleteFileOptions{IgnoreIfNotExists: ptr(true)},
+			})
 	}
 	return we, nil
 }
@@ -227,13 +222,23 @@ func contains(list []string, s string) bool {
 
 // documentEdit is an edit of one open document (the patch itself, for quick
 // fixes), in the shape the client accepts.
-func documentEdit(d *document, edits []protocol.TextEdit, caps clientCaps) *WorkspaceEdit {
+func documentEdit(d *document, edits []protocol.TextEdit, caps clientCaps) *protocol.WorkspaceEdit {
 	if !caps.documentChanges {
-		return &WorkspaceEdit{Changes: map[protocol.DocumentURI][]protocol.TextEdit{d.uri: edits}}
+		return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{d.uri: edits}}
 	}
 	v := d.version
-	return &WorkspaceEdit{DocumentChanges: []DocumentChange{{Edit: &TextDocumentEdit{
-		TextDocument: OptionalVersionedDocument{URI: d.uri, Version: &v},
-		Edits:        edits,
-	}}}}
+	return &protocol.WorkspaceEdit{DocumentChanges: []protocol.DocumentChange{textDocumentEdit(d.uri, &v, edits)}}
+}
+
+// textDocumentEdit edits u at version; a nil version (sent as null) is a
+// file the editor has not opened.
+func textDocumentEdit(u uri.URI, version *int32, edits []protocol.TextEdit) *protocol.TextDocumentEdit {
+	elems := make([]protocol.TextDocumentEditElement, len(edits))
+	for i := range edits {
+		elems[i] = &edits[i]
+	}
+	return &protocol.TextDocumentEdit{
+		TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: version},
+		Edits:        elems,
+	}
 }

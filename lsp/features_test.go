@@ -25,7 +25,7 @@ func TestReadFeatures(t *testing.T) {
 	if err := c.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: at}, &hover); err != nil {
 		t.Fatal(err)
 	}
-	if v := hover.Contents.Value; !strings.Contains(v, "applies at b.txt:2") || !strings.Contains(v, "```diff") || !strings.Contains(v, "+TWO") {
+	if v := hover.Contents.(*protocol.MarkupContent).Value; !strings.Contains(v, "applies at b.txt:2") || !strings.Contains(v, "```diff") || !strings.Contains(v, "+TWO") {
 		t.Errorf("hover:\n%s", v)
 	}
 
@@ -41,7 +41,7 @@ func TestReadFeatures(t *testing.T) {
 	if err := c.call(protocol.MethodTextDocumentDocumentLink, &protocol.DocumentLinkParams{TextDocument: td}, &links); err != nil {
 		t.Fatal(err)
 	}
-	if len(links) != 2 || links[1].Target != c.uri("b.txt") || excerpt(text, links[1].Range) != "b.txt" {
+	if len(links) != 2 || links[1].Target == nil || *links[1].Target != c.uri("b.txt") || excerpt(text, links[1].Range) != "b.txt" {
 		t.Errorf("links: %+v", links)
 	}
 
@@ -54,7 +54,7 @@ func TestReadFeatures(t *testing.T) {
 	}
 
 	var folds []protocol.FoldingRange
-	if err := c.call(protocol.MethodTextDocumentFoldingRange, &protocol.FoldingRangeParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td}}, &folds); err != nil {
+	if err := c.call(protocol.MethodTextDocumentFoldingRange, &protocol.FoldingRangeParams{TextDocument: td}, &folds); err != nil {
 		t.Fatal(err)
 	}
 	if len(folds) != 2 || folds[1].StartLine != 7 || folds[1].EndLine != 12 {
@@ -90,8 +90,8 @@ func TestMarkdownClearedWhenBlocksGo(t *testing.T) {
 	if got := errorsOf(c.waitDiagnostics(u, 1)); len(got) != 1 {
 		t.Fatalf("want not-found, got %v", got)
 	}
-	v := c.edit(u, "<<<<<<< SEARCH", "SEARCH")
-	v = c.edit(u, ">>>>>>> REPLACE", "REPLACE")
+	c.edit(u, "<<<<<<< SEARCH", "SEARCH")
+	v := c.edit(u, ">>>>>>> REPLACE", "REPLACE")
 	if got := c.waitDiagnostics(u, v); len(got) != 0 {
 		b, _ := json.Marshal(got)
 		t.Fatalf("prose left: %s", b)

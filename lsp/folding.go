@@ -16,7 +16,7 @@ func (s *Server) FoldingRanges(ctx context.Context, params *protocol.FoldingRang
 	for _, b := range a.patch.Blocks {
 		first, last := a.doc.mapper.Line(b.Span.Start), a.doc.mapper.Line(max(b.Span.Start, b.Span.End-1))
 		if last > first {
-			out = append(out, protocol.FoldingRange{StartLine: uint32(first), EndLine: uint32(last), Kind: protocol.RegionFoldingRange})
+			out = append(out, protocol.FoldingRange{StartLine: uint32(first), EndLine: uint32(last), Kind: protocol.FoldingRangeKindRegion})
 		}
 	}
 	return out, nil

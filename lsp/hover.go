@@ -30,5 +30,5 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 		fmt.Fprintf(&md, "\n\n```diff\n%s```\n", diff)
 	}
 	rng := toRange(a.doc.mapper, b.Span)
-	return &protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.Markdown, Value: md.String()}, Range: &rng}, nil
+	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md.String()}, Range: &rng}, nil
 }

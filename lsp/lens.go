@@ -39,28 +39,28 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 	case a.applies():
 		out = append(out, protocol.CodeLens{
 			Range:   toRange(a.doc.mapper, lineSpan(a.doc.mapper, 0)),
-			Command: &protocol.Command{Title: "Apply all blocks", Command: CommandApplyAll, Arguments: []any{uri}},
+			Command: protocol.Command{Title: "Apply all blocks", Command: CommandApplyAll, Arguments: args(uri)},
 		})
 	case a.reverts():
 		out = append(out, protocol.CodeLens{
 			Range:   toRange(a.doc.mapper, lineSpan(a.doc.mapper, 0)),
-			Command: &protocol.Command{Title: "Revert all blocks", Command: CommandRevertAll, Arguments: []any{uri}},
+			Command: protocol.Command{Title: "Revert all blocks", Command: CommandRevertAll, Arguments: args(uri)},
 		})
 	}
 	for _, b := range a.patch.Blocks {
 		rng := toRange(a.doc.mapper, markerSpan(a.doc.mapper, &b))
-		out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{Title: fmt.Sprintf("#%d %s", b.Number, a.status(b.Number))}})
+		out = append(out, protocol.CodeLens{Range: rng, Command: protocol.Command{Title: fmt.Sprintf("#%d %s", b.Number, a.status(b.Number))}})
 		// "Apply" runs the block alone: a block that applies only after the
 		// blocks before it (a hunk after another of the same file) gets
 		// the status, not the button.
 		if res, ok := a.result(b.Number); ok && res.Status == core.StatusApplies && appliesAlone(snap, a, b.Number) {
-			out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{
-				Title: "Apply", Command: CommandApplyBlock, Arguments: []any{uri, b.Number},
+			out = append(out, protocol.CodeLens{Range: rng, Command: protocol.Command{
+				Title: "Apply", Command: CommandApplyBlock, Arguments: args(uri, b.Number),
 			}})
 		}
 		if res, ok := a.result(b.Number); ok && res.Status == core.StatusApplied {
-			out = append(out, protocol.CodeLens{Range: rng, Command: &protocol.Command{
-				Title: "Revert", Command: CommandRevertBlock, Arguments: []any{uri, b.Number},
+			out = append(out, protocol.CodeLens{Range: rng, Command: protocol.Command{
+				Title: "Revert", Command: CommandRevertBlock, Arguments: args(uri, b.Number),
 			}})
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 )
 
@@ -44,12 +45,12 @@ type clientCaps struct {
 func readCaps(c protocol.ClientCapabilities) clientCaps {
 	cc := clientCaps{resourceOps: map[string]bool{}}
 	if w := c.Workspace; w != nil {
-		cc.applyEdit = w.ApplyEdit
+		cc.applyEdit = flag(w.ApplyEdit)
 		if we := w.WorkspaceEdit; we != nil {
-			cc.documentChanges = we.DocumentChanges
-			cc.failureHandling = we.FailureHandling
+			cc.documentChanges = flag(we.DocumentChanges)
+			cc.failureHandling = string(we.FailureHandling)
 			for _, op := range we.ResourceOperations {
-				cc.resourceOps[op] = true
+				cc.resourceOps[string(op)] = true
 			}
 			// Neovim 0.7 advertises resourceOperations but not
 			// documentChanges, and handles both: a client that can run
@@ -59,20 +60,22 @@ func readCaps(c protocol.ClientCapabilities) clientCaps {
 			}
 		}
 		if d := w.DidChangeWatchedFiles; d != nil {
-			cc.watchRegistration = d.DynamicRegistration
+			cc.watchRegistration = flag(d.DynamicRegistration)
 		}
 		if cl := w.CodeLens; cl != nil {
-			cc.codeLensRefresh = cl.RefreshSupport
+			cc.codeLensRefresh = flag(cl.RefreshSupport)
 		}
 	}
 	if w := c.Window; w != nil {
-		cc.workDoneProgress = w.WorkDoneProgress
+		cc.workDoneProgress = flag(w.WorkDoneProgress)
 	}
 	if td := c.TextDocument; td != nil && td.CodeAction != nil {
-		cc.disabledActions = td.CodeAction.DisabledSupport
+		cc.disabledActions = flag(td.CodeAction.DisabledSupport)
 	}
 	return cc
 }
+
+func flag(b *bool) bool { return b != nil && *b }
 
 // settings are the server's options, from initializationOptions and
 // workspace/didChangeConfiguration.
@@ -83,19 +86,15 @@ type settings struct {
 
 // parseSettings reads {"fuzzy": true} or {"fsrb": {"fuzzy": true}} (VS Code
 // sends a section per extension) over cur.
-func parseSettings(v any, cur settings) (settings, bool) {
-	if v == nil {
-		return cur, false
-	}
-	data, err := json.Marshal(v)
-	if err != nil {
+func parseSettings(data protocol.LSPAny, cur settings) (settings, bool) {
+	if len(data) == 0 || string(data) == "null" {
 		return cur, false
 	}
 	var wrapped struct {
 		Fsrb *json.RawMessage `json:"fsrb"`
 	}
 	if json.Unmarshal(data, &wrapped) == nil && wrapped.Fsrb != nil {
-		data = *wrapped.Fsrb
+		data = protocol.LSPAny(*wrapped.Fsrb)
 	}
 	next := cur
 	if err := json.Unmarshal(data, &next); err != nil {
@@ -106,13 +105,15 @@ func parseSettings(v any, cur settings) (settings, bool) {
 
 func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
 	root := ""
+	folders, _ := params.WorkspaceFolders.Get()
+	rootURI, rootPath := legacyRoot(params)
 	switch {
-	case len(params.WorkspaceFolders) > 0:
-		root, _ = filename(protocol.DocumentURI(params.WorkspaceFolders[0].URI))
-	case params.RootURI != "":
-		root, _ = filename(params.RootURI)
-	case params.RootPath != "":
-		root = params.RootPath
+	case len(folders) > 0:
+		root, _ = filename(folders[0].URI)
+	case rootURI != "":
+		root, _ = filename(rootURI)
+	case rootPath != "":
+		root = rootPath
 	}
 	if root == "" {
 		root, _ = os.Getwd()
@@ -133,25 +134,37 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.log.Info("initialize", zap.String("root", v.root), zap.Bool("fuzzy", set.Fuzzy))
 
 	return &protocol.InitializeResult{
-		ServerInfo: &protocol.ServerInfo{Name: "fsrb-lsp", Version: s.opt.Version},
+		ServerInfo: protocol.ServerInfo{Name: "fsrb-lsp", Version: protocol.NewOptional(s.opt.Version)},
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
-				OpenClose: true,
-				Change:    protocol.TextDocumentSyncKindIncremental,
+				OpenClose: ptr(true),
+				Change:    ptr(protocol.TextDocumentSyncKindIncremental),
 				Save:      &protocol.SaveOptions{}, // didSave triggers a disk check
 			},
 			CodeActionProvider: &protocol.CodeActionOptions{
-				CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, protocol.RefactorRewrite, KindApplyAll, KindRevertAll},
+				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorRewrite, KindApplyAll, KindRevertAll},
 			},
 			CodeLensProvider:       &protocol.CodeLensOptions{},
-			ExecuteCommandProvider: &protocol.ExecuteCommandOptions{Commands: []string{CommandApplyAll, CommandApplyBlock, CommandRevertAll, CommandRevertBlock, CommandStatus, CommandApplied}},
-			HoverProvider:          true,
-			DefinitionProvider:     true,
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: []string{CommandApplyAll, CommandApplyBlock, CommandRevertAll, CommandRevertBlock, CommandStatus, CommandApplied}},
+			HoverProvider:          protocol.Boolean(true),
+			DefinitionProvider:     protocol.Boolean(true),
 			DocumentLinkProvider:   &protocol.DocumentLinkOptions{},
-			DocumentSymbolProvider: true,
-			FoldingRangeProvider:   true,
+			DocumentSymbolProvider: protocol.Boolean(true),
+			FoldingRangeProvider:   protocol.Boolean(true),
 		},
 	}, nil
+}
+
+// legacyRoot reads rootUri and rootPath: deprecated in favour of
+// workspaceFolders, but all a client without workspace folders sends.
+func legacyRoot(p *protocol.InitializeParams) (uri.URI, string) {
+	//lint:ignore SA1019 the fallback of clients without workspaceFolders
+	rootPath, _ := p.RootPath.Get()
+	//lint:ignore SA1019 the fallback of clients without workspaceFolders
+	if u := p.RootURI; u != nil {
+		return *u, rootPath
+	}
+	return "", rootPath
 }
 
 func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
@@ -161,14 +174,15 @@ func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedPa
 	// A request to the client must not hold up the handlers behind this
 	// one, so it goes out on its own.
 	go func() {
+		opts, _ := protocol.Marshal(&protocol.DidChangeWatchedFilesRegistrationOptions{
+			Watchers: []protocol.FileSystemWatcher{{GlobPattern: protocol.Pattern("**/*")}},
+		})
 		reg := protocol.RegistrationParams{Registrations: []protocol.Registration{{
-			ID:     "fsrb-watch",
-			Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
-			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{
-				Watchers: []protocol.FileSystemWatcher{{GlobPattern: "**/*"}},
-			},
+			ID:              "fsrb-watch",
+			Method:          protocol.MethodWorkspaceDidChangeWatchedFiles,
+			RegisterOptions: protocol.LSPAny(opts),
 		}}}
-		if _, err := s.conn.Call(context.WithoutCancel(ctx), protocol.MethodClientRegisterCapability, &reg, nil); err != nil {
+		if err := s.client.RegisterCapability(context.WithoutCancel(ctx), &reg); err != nil {
 			s.log.Info("watching files not registered", zap.Error(err))
 		}
 	}()

@@ -31,8 +31,8 @@ func (s *Server) DocumentLink(ctx context.Context, params *protocol.DocumentLink
 		}
 		out = append(out, protocol.DocumentLink{
 			Range:   toRange(a.doc.mapper, b.PathSpan),
-			Target:  snap.docURI(key),
-			Tooltip: key,
+			Target:  ptr(snap.docURI(key)),
+			Tooltip: optional(key),
 		})
 	}
 	return out, nil

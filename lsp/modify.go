@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
 	"github.com/fsrb/fsrb/core"
@@ -25,15 +26,15 @@ const (
 // one function that makes the next snapshot and decides what to re-validate.
 type modification struct {
 	kind     modKind
-	uri      protocol.DocumentURI
+	uri      uri.URI
 	lang     string
 	version  int32
-	text     string                 // modOpen
-	changes  []contentChange        // modChange
-	files    []protocol.DocumentURI // modFiles: from the editor's watchers
-	keys     []string               // modFiles: found changed by checkDisk
-	settings settings               // modSettings
-	own      map[string]*ownEdit    // modOwnEdit
+	text     string                                    // modOpen
+	changes  []protocol.TextDocumentContentChangeEvent // modChange
+	files    []uri.URI                                 // modFiles: from the editor's watchers
+	keys     []string                                  // modFiles: found changed by checkDisk
+	settings settings                                  // modSettings
+	own      map[string]*ownEdit                       // modOwnEdit
 }
 
 func (s *Server) modify(m modification) error {
@@ -41,7 +42,7 @@ func (s *Server) modify(m modification) error {
 	old := s.snap
 	next := old.clone()
 	var changed []string // keys of files whose content changed
-	affected := map[protocol.DocumentURI]bool{}
+	affected := map[uri.URI]bool{}
 	switch m.kind {
 	case modOpen:
 		d := &document{uri: m.uri, key: next.view.key(m.uri), lang: m.lang, version: m.version, text: m.text, mapper: core.NewMapper(m.text)}
@@ -157,17 +158,20 @@ func (s *snapshot) put(d *document) {
 // applyChanges applies LSP content changes in order: each range is in
 // UTF-16 positions of the text as the changes before it left it. A change
 // without a range replaces the whole text.
-func applyChanges(text string, m *core.Mapper, changes []contentChange) (string, *core.Mapper) {
+func applyChanges(text string, m *core.Mapper, changes []protocol.TextDocumentContentChangeEvent) (string, *core.Mapper) {
 	for _, c := range changes {
-		if c.Range == nil {
+		switch c := c.(type) {
+		case *protocol.TextDocumentContentChangeWholeDocument:
 			text = c.Text
-		} else {
+		case *protocol.TextDocumentContentChangePartial:
 			start := m.Offset(int(c.Range.Start.Line), int(c.Range.Start.Character))
 			end := m.Offset(int(c.Range.End.Line), int(c.Range.End.Character))
 			if end < start {
 				start, end = end, start
 			}
 			text = text[:start] + c.Text + text[end:]
+		default:
+			continue
 		}
 		m = core.NewMapper(text)
 	}
@@ -175,7 +179,7 @@ func applyChanges(text string, m *core.Mapper, changes []contentChange) (string,
 }
 
 // recordDeps remembers which files a patch's latest analysis named.
-func (s *Server) recordDeps(u protocol.DocumentURI, a *analysis) {
+func (s *Server) recordDeps(u uri.URI, a *analysis) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, open := s.snap.docs[u]; open {

@@ -15,8 +15,8 @@ import (
 // signature when that stays small), or, for an apply-patch hunk, an
 // "@@ <signature>" anchor line (DESIGN.md "Tree-sitter"; issue 5 item 5).
 // The places come from core's Explainer, which the analysis plugs in.
-func occurrenceFixes(r *actionRequest) ([]CodeAction, error) {
-	var out []CodeAction
+func occurrenceFixes(r *actionRequest) ([]protocol.CodeAction, error) {
+	var out []protocol.CodeAction
 	for _, p := range r.a.plan.Problems {
 		if p.Kind != core.KindAmbiguous || p.Block < 1 || p.Block > len(r.a.patch.Blocks) {
 			continue
@@ -35,9 +35,9 @@ func occurrenceFixes(r *actionRequest) ([]CodeAction, error) {
 			if anchor {
 				title += fmt.Sprintf(" with the anchor `@@ %s`", c.Explanation.Anchor)
 			}
-			out = append(out, CodeAction{
+			out = append(out, protocol.CodeAction{
 				Title:       title,
-				Kind:        protocol.QuickFix,
+				Kind:        ptr(protocol.CodeActionKindQuickFix),
 				Edit:        documentEdit(r.a.doc, edits, r.caps),
 				Diagnostics: r.diagnostics(p.Kind),
 			})

@@ -8,32 +8,31 @@ import (
 	"go.lsp.dev/jsonrpc2"
 )
 
-// ordered is jsonrpc2.AsyncHandler with a way out: messages are handled
-// one at a time, in arrival order (didChange notifications must apply in
-// order), each starting once the one before has replied — or has called
-// releaseQueue. A handler that waits on the client (workspace/applyEdit)
-// releases the queue first, so that a client that never answers cannot
-// stall every later message (gopls does the same with jsonrpc2.Async).
+// ordered runs messages one at a time, in arrival order (didChange
+// notifications must apply in order), each starting once the one before
+// has returned — or has called releaseQueue. jsonrpc2 runs a handler in
+// its read loop until it calls jsonrpc2.Async, and AsyncHandler (which
+// protocol.NewServer installs) then runs them all at once, in no order:
+// so each message is released from the read loop at once (a
+// $/cancelRequest behind it is read while it waits) and waits its turn
+// here. A handler that waits on the client (workspace/applyEdit) releases
+// the queue first, so that a client that never answers cannot stall every
+// later message (gopls does the same with jsonrpc2.Async).
 func ordered(next jsonrpc2.Handler) jsonrpc2.Handler {
 	nextRequest := make(chan struct{})
 	close(nextRequest)
-	return func(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.Request) error {
+	// The read loop calls this for one message at a time, in order, until
+	// jsonrpc2.Async hands the loop to the next message's goroutine.
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 		waitForPrevious := nextRequest
 		nextRequest = make(chan struct{})
 		var once sync.Once
 		unlockNext := nextRequest
 		release := func() { once.Do(func() { close(unlockNext) }) }
-		innerReply := reply
-		reply = func(ctx context.Context, result any, err error) error {
-			release()
-			return innerReply(ctx, result, err)
-		}
-		ctx = context.WithValue(ctx, releaseKey{}, release)
-		go func() {
-			<-waitForPrevious
-			_ = next(ctx, reply, req)
-		}()
-		return nil
+		defer release()
+		jsonrpc2.Async(ctx) // the request stays valid: Async copies it
+		<-waitForPrevious
+		return next(context.WithValue(ctx, releaseKey{}, release), req)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 	"golang.org/x/tools/txtar"
 
 	"github.com/fsrb/fsrb/core"
@@ -168,11 +169,11 @@ func checkDiagnostics(t *testing.T, sc *scenario, c *testClient, diags []protoco
 		}
 		found := false
 		for i, d := range diags {
-			if claimed[i] || d.Severity != sev || d.Code != code || !covers(sc.patchText, d.Range, at) || !strings.Contains(d.Message, msg) {
+			if claimed[i] || d.Severity != sev || codeOf(d) != code || !covers(sc.patchText, d.Range, at) || !strings.Contains(messageOf(d), msg) {
 				continue
 			}
-			if d.Source != "fsrb" {
-				t.Errorf("diagnostic %q has source %q", code, d.Source)
+			if sourceOf(d) != "fsrb" {
+				t.Errorf("diagnostic %q has source %q", code, sourceOf(d))
 			}
 			checkRelated(t, sc, c, d, related)
 			claimed[i], found = true, true
@@ -228,12 +229,12 @@ func covers(text string, r protocol.Range, at int) bool {
 	return start <= at && (at < end || at == start)
 }
 
-func checkApplyAll(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI, want string, fuzzy bool) {
+func checkApplyAll(t *testing.T, sc *scenario, c *testClient, u uri.URI, want string, fuzzy bool) {
 	t.Helper()
-	actions := c.codeActions(u, protocol.Range{}, protocol.Source)
-	var all []lsp.CodeAction
+	actions := c.codeActions(u, protocol.Range{}, protocol.CodeActionKindSource)
+	var all []protocol.CodeAction
 	for _, a := range actions {
-		if a.Kind == lsp.KindApplyAll {
+		if kindOf(a) == lsp.KindApplyAll {
 			all = append(all, a)
 		}
 	}
@@ -244,7 +245,7 @@ func checkApplyAll(t *testing.T, sc *scenario, c *testClient, u protocol.Documen
 		}
 		return
 	case "disabled":
-		if len(all) != 1 || all[0].Disabled == nil || all[0].Edit != nil {
+		if len(all) != 1 || all[0].Disabled.Reason == "" || all[0].Edit != nil {
 			t.Errorf("want one disabled Apply all blocks with no edit, got %+v", all)
 		}
 		return
@@ -276,11 +277,11 @@ func checkApplyAll(t *testing.T, sc *scenario, c *testClient, u protocol.Documen
 // patch (whose editor text is patchText), applies it as an editor would,
 // and checks that it gives exactly the bytes of core's plan: what the CLI
 // writes.
-func applyAllAsCLI(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI, patchText string, fuzzy bool) *editor {
+func applyAllAsCLI(t *testing.T, sc *scenario, c *testClient, u uri.URI, patchText string, fuzzy bool) *editor {
 	t.Helper()
-	var all []lsp.CodeAction
-	for _, a := range c.codeActions(u, protocol.Range{}, protocol.Source) {
-		if a.Kind == lsp.KindApplyAll {
+	var all []protocol.CodeAction
+	for _, a := range c.codeActions(u, protocol.Range{}, protocol.CodeActionKindSource) {
+		if kindOf(a) == lsp.KindApplyAll {
 			all = append(all, a)
 		}
 	}
@@ -289,7 +290,7 @@ func applyAllAsCLI(t *testing.T, sc *scenario, c *testClient, u protocol.Documen
 	}
 	// The same action is offered as a plain refactoring.
 	rewrite := 0
-	for _, a := range c.codeActions(u, protocol.Range{}, protocol.Refactor) {
+	for _, a := range c.codeActions(u, protocol.Range{}, protocol.CodeActionKindRefactor) {
 		if strings.HasPrefix(a.Title, "Apply all blocks") {
 			rewrite++
 		}
@@ -381,7 +382,7 @@ func applyAllAsCLI(t *testing.T, sc *scenario, c *testClient, u protocol.Documen
 // checkQuickFixes checks @fixes and every @fixed section: each fix, applied
 // to the original patch, gives the expected text, which then validates and
 // applies as the CLI would.
-func checkQuickFixes(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI, fuzzy bool) {
+func checkQuickFixes(t *testing.T, sc *scenario, c *testClient, u uri.URI, fuzzy bool) {
 	t.Helper()
 	var names []string
 	for name := range sc.sections {
@@ -395,10 +396,10 @@ func checkQuickFixes(t *testing.T, sc *scenario, c *testClient, u protocol.Docum
 	}
 	sort.Strings(names)
 	end := positionOf(sc.patchText, len(sc.patchText))
-	var fixes []lsp.CodeAction
+	var fixes []protocol.CodeAction
 	var titles []string
-	for _, a := range c.codeActions(u, protocol.Range{End: end}, protocol.QuickFix) {
-		if a.Kind == protocol.QuickFix {
+	for _, a := range c.codeActions(u, protocol.Range{End: end}, protocol.CodeActionKindQuickFix) {
+		if kindOf(a) == protocol.CodeActionKindQuickFix {
 			fixes = append(fixes, a)
 			titles = append(titles, a.Title)
 		}
@@ -441,7 +442,7 @@ func checkQuickFixes(t *testing.T, sc *scenario, c *testClient, u protocol.Docum
 	}
 }
 
-func checkLenses(t *testing.T, c *testClient, u protocol.DocumentURI, want string) {
+func checkLenses(t *testing.T, c *testClient, u uri.URI, want string) {
 	t.Helper()
 	var lenses []protocol.CodeLens
 	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses); err != nil {
@@ -466,7 +467,7 @@ func checkLenses(t *testing.T, c *testClient, u protocol.DocumentURI, want strin
 
 // smoke runs the read-only features on every block: they must answer
 // without an error.
-func smoke(t *testing.T, c *testClient, u protocol.DocumentURI, text string) {
+func smoke(t *testing.T, c *testClient, u uri.URI, text string) {
 	t.Helper()
 	td := protocol.TextDocumentIdentifier{URI: u}
 	var syms []json.RawMessage
@@ -478,7 +479,7 @@ func smoke(t *testing.T, c *testClient, u protocol.DocumentURI, text string) {
 		result any
 	}{
 		{protocol.MethodTextDocumentDocumentSymbol, &protocol.DocumentSymbolParams{TextDocument: td}, &syms},
-		{protocol.MethodTextDocumentFoldingRange, &protocol.FoldingRangeParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{TextDocument: td}}, &folds},
+		{protocol.MethodTextDocumentFoldingRange, &protocol.FoldingRangeParams{TextDocument: td}, &folds},
 		{protocol.MethodTextDocumentDocumentLink, &protocol.DocumentLinkParams{TextDocument: td}, &links},
 	} {
 		if err := c.call(call.method, call.params, call.result); err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
 	"github.com/fsrb/fsrb/treesitter"
@@ -70,8 +71,12 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) *Session {
 	if opt.Logger == nil {
 		opt.Logger = zap.NewNop()
 	}
-	conn := jsonrpc2.NewConn(newStream(rwc, opt.Logger))
+	// By hand rather than protocol.NewServer, which starts the conn with
+	// its own handler chain (handler.go).
+	var replying atomic.Int32
+	conn := jsonrpc2.NewConn(newStream(rwc, opt.Logger, func() { replying.Add(-1) }), jsonrpc2.WithCodec(codec{}))
 	srv := newServer(conn, opt)
+	srv.replying = &replying
 	// Diagnostics stop with the connection; requests already read still
 	// run to their reply.
 	diagCtx, cancel := context.WithCancel(ctx)
@@ -93,9 +98,9 @@ const (
 )
 
 // Server holds the state of one session. Handlers run one at a time, in
-// order (jsonrpc2.AsyncHandler); diagnostics run beside them on snapshots.
+// order (queue.go); diagnostics run beside them on snapshots.
 type Server struct {
-	unimplemented
+	protocol.UnimplementedServer
 
 	conn   jsonrpc2.Conn
 	client protocol.Client
@@ -106,7 +111,7 @@ type Server struct {
 
 	exitOnce sync.Once
 	exit     chan int
-	replying atomic.Int32 // requests not yet replied to
+	replying *atomic.Int32 // requests not yet replied to: +1 in guard, -1 written
 
 	mu    sync.Mutex
 	state lifecycle
@@ -115,7 +120,7 @@ type Server struct {
 	// deps holds, per patch document, the target files its last analysis
 	// named, so that a change to one of them re-validates only the patches
 	// that name it.
-	deps map[protocol.DocumentURI]map[string]bool
+	deps map[uri.URI]map[string]bool
 	// actionEdits holds what the edits of the last code actions leave, by
 	// the id their command carries (disk.go).
 	actionEdits map[string]map[string]*ownEdit
@@ -127,19 +132,18 @@ var _ protocol.Server = (*Server)(nil)
 
 func newServer(conn jsonrpc2.Conn, opt Options) *Server {
 	s := &Server{
-		conn: conn,
-		// The library's own logging stays quiet: handler.go logs every call.
-		client: protocol.ClientDispatcher(conn, zap.NewNop()),
+		conn:   conn,
+		client: protocol.ClientDispatcher(conn),
 		log:    opt.Logger,
 		opt:    opt,
 		exit:   make(chan int, 1),
 		snap:   emptySnapshot(newTrees()),
-		deps:   map[protocol.DocumentURI]map[string]bool{},
+		deps:   map[uri.URI]map[string]bool{},
 
 		actionEdits: map[string]map[string]*ownEdit{},
 	}
 	s.diag = newDiagnoser(s, opt.Debounce)
-	s.route = protocol.ServerHandler(s, nil)
+	s.route = protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)
 	return s
 }
 

@@ -143,7 +143,7 @@ func TestTargetBufferEdited(t *testing.T) {
 	if len(actions) != 1 || actions[0].Edit == nil || len(actions[0].Edit.DocumentChanges) != 1 {
 		t.Fatalf("apply all: %+v", actions)
 	}
-	td := actions[0].Edit.DocumentChanges[0].Edit
+	td, _ := actions[0].Edit.DocumentChanges[0].(*protocol.TextDocumentEdit)
 	if td == nil || td.TextDocument.URI != target || td.TextDocument.Version == nil || *td.TextDocument.Version != v {
 		t.Fatalf("edit of %+v, want %s version %d", td, target, v)
 	}
@@ -171,7 +171,7 @@ func TestWatchedFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "calc.py"), []byte("def total(items):\n    return sum(items)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{
+	if err := c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{
 		{Type: protocol.FileChangeTypeChanged, URI: c.uri("calc.py")},
 	}}); err != nil {
 		t.Fatal(err)
@@ -194,11 +194,11 @@ func TestExecuteApplyAll(t *testing.T) {
 	c.waitDiagnostics(patch, 1)
 
 	// The client refuses: the reason reaches the user.
-	c.setOnApply(func(lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult {
-		return lsp.ApplyWorkspaceEditResult{FailureReason: "file changed on disk"}
+	c.setOnApply(func(protocol.ApplyWorkspaceEditParams) protocol.ApplyWorkspaceEditResult {
+		return protocol.ApplyWorkspaceEditResult{FailureReason: ptr("file changed on disk")}
 	})
-	var res lsp.ApplyWorkspaceEditResult
-	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyBlock, Arguments: []any{patch, 1}}, &res); err != nil {
+	var res protocol.ApplyWorkspaceEditResult
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyBlock, Arguments: testArgs(patch, 1)}, &res); err != nil {
 		t.Fatal(err)
 	}
 	var m protocol.ShowMessageParams
@@ -213,7 +213,7 @@ func TestExecuteApplyAll(t *testing.T) {
 	}
 
 	c.setOnApply(nil)
-	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyAll, Arguments: []any{patch}}, &res); err != nil {
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyAll, Arguments: testArgs(patch)}, &res); err != nil {
 		t.Fatal(err)
 	}
 	c.waitFor("a second message", func() bool {
@@ -240,7 +240,7 @@ func TestExecuteWithoutFileOperations(t *testing.T) {
 	patch := c.open("patch.fsrb", ptr("old.txt\n<<<<<<< SEARCH\nobsolete\n=======\n>>>>>>> REPLACE\n"))
 	c.waitDiagnostics(patch, 1)
 	actions := c.codeActions(patch, protocol.Range{}, lsp.KindApplyAll)
-	if len(actions) != 1 || actions[0].Edit != nil || actions[0].Command == nil {
+	if len(actions) != 1 || actions[0].Edit != nil || actions[0].Command.Command == "" {
 		t.Fatalf("want a command-only action (no disabledSupport), got %+v", actions)
 	}
 	cmd := actions[0].Command
@@ -276,7 +276,7 @@ func TestChangesWithoutDocumentChanges(t *testing.T) {
 }
 
 // $/cancelRequest with a numeric id cancels a request waiting on the
-// client (wire.go: the library never matches numeric ids).
+// client (handler.go).
 func TestCancelRequest(t *testing.T) {
 	root := writeFiles(t, map[string]string{"calc.py": "def total(items):\n    return sum(items)\n"})
 	c := newClient(t, root)
@@ -284,16 +284,16 @@ func TestCancelRequest(t *testing.T) {
 	c.waitDiagnostics(patch, 1)
 
 	entered, release := make(chan struct{}), make(chan struct{})
-	c.setOnApply(func(lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult {
+	c.setOnApply(func(protocol.ApplyWorkspaceEditParams) protocol.ApplyWorkspaceEditResult {
 		close(entered)
 		<-release
-		return lsp.ApplyWorkspaceEditResult{Applied: true}
+		return protocol.ApplyWorkspaceEditResult{Applied: true}
 	})
 	defer close(release)
 	id := c.nextID()
 	done := make(chan error, 1)
 	go func() {
-		done <- c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyAll, Arguments: []any{patch}}, nil)
+		done <- c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyAll, Arguments: testArgs(patch)}, nil)
 	}()
 	<-entered
 	if err := c.notify(protocol.MethodCancelRequest, map[string]any{"id": id}); err != nil {
@@ -347,7 +347,7 @@ func TestProgress(t *testing.T) {
 	if got := errorsOf(c.waitDiagnostics(u, 1)); len(got) != 0 {
 		t.Fatalf("big patch: %v", got)
 	}
-	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyAll, Arguments: []any{u}}, nil); err != nil {
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyAll, Arguments: testArgs(u)}, nil); err != nil {
 		t.Fatal(err)
 	}
 	var progress []json.RawMessage
@@ -376,10 +376,10 @@ func TestApplyBlockAction(t *testing.T) {
 	c.waitDiagnostics(u, 1)
 	at := positionOf(text, strings.Index(text, "two"))
 	var titles []string
-	for _, a := range c.codeActions(u, protocol.Range{Start: at, End: at}, protocol.RefactorRewrite) {
+	for _, a := range c.codeActions(u, protocol.Range{Start: at, End: at}, protocol.CodeActionKindRefactorRewrite) {
 		titles = append(titles, a.Title)
 		if strings.HasPrefix(a.Title, "Apply block #2") {
-			if a.Edit == nil || len(a.Edit.DocumentChanges) != 1 || a.Edit.DocumentChanges[0].Edit.TextDocument.URI != c.uri("b.txt") {
+			if a.Edit == nil || len(a.Edit.DocumentChanges) != 1 || docEdit(a.Edit.DocumentChanges[0]) == nil || docEdit(a.Edit.DocumentChanges[0]).TextDocument.URI != c.uri("b.txt") {
 				t.Errorf("apply block #2 edit: %+v", a.Edit)
 			}
 		}
@@ -433,7 +433,7 @@ func TestWatchedFolderAndBareName(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "Makefile"), []byte("all:\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: []*protocol.FileEvent{
+	if err := c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: []protocol.FileEvent{
 		{Type: protocol.FileChangeTypeDeleted, URI: c.uri("src")},
 		{Type: protocol.FileChangeTypeCreated, URI: c.uri("Makefile")},
 	}}); err != nil {

@@ -1,13 +1,12 @@
 package lsp
 
 import (
-	"bytes"
 	"errors"
 	"io/fs"
 	"path/filepath"
 	"sync"
 
-	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/core/commit"
@@ -31,7 +30,7 @@ func newView(root string) (*view, error) {
 
 // key is the real path, relative to the root, of the file a URI names; ""
 // for a document outside the workspace (or not a file).
-func (v *view) key(u protocol.DocumentURI) string {
+func (v *view) key(u uri.URI) string {
 	if v == nil {
 		return ""
 	}
@@ -60,13 +59,13 @@ func (v *view) key(u protocol.DocumentURI) string {
 }
 
 // uri is the URI of a path relative to the root.
-func (v *view) uri(key string) protocol.DocumentURI {
+func (v *view) uri(key string) uri.URI {
 	return fileURI(filepath.Join(v.root, filepath.FromSlash(key)))
 }
 
 // document is an open editor buffer, immutable: a change makes a new one.
 type document struct {
-	uri     protocol.DocumentURI
+	uri     uri.URI
 	key     string // see view.key
 	lang    string
 	version int32
@@ -103,7 +102,7 @@ func (d *document) served() bool {
 type snapshot struct {
 	view     *view
 	settings settings
-	docs     map[protocol.DocumentURI]*document
+	docs     map[uri.URI]*document
 	overlay  map[string]*document // open buffers by key
 	// trees is the session's tree-sitter cache, shared by every snapshot:
 	// trees are keyed by path and content, so each version of a target file
@@ -114,7 +113,7 @@ type snapshot struct {
 	written map[string]*ownEdit
 
 	mu       sync.Mutex
-	analyses map[protocol.DocumentURI]*analysisOnce
+	analyses map[uri.URI]*analysisOnce
 	stamps   map[string]stamp // files read from disk, as the disk was then
 }
 
@@ -123,10 +122,10 @@ var _ core.FS = (*snapshot)(nil)
 func emptySnapshot(trees *treesitter.Cache) *snapshot {
 	return &snapshot{
 		trees:    trees,
-		docs:     map[protocol.DocumentURI]*document{},
+		docs:     map[uri.URI]*document{},
 		overlay:  map[string]*document{},
 		written:  map[string]*ownEdit{},
-		analyses: map[protocol.DocumentURI]*analysisOnce{},
+		analyses: map[uri.URI]*analysisOnce{},
 		stamps:   map[string]stamp{},
 	}
 }
@@ -192,19 +191,9 @@ func (s *snapshot) exists(name string) bool {
 	return err == nil
 }
 
-// text returns the content of a file as the editor sees it: an open
-// buffer's text, or the disk's bytes without a BOM (editors hide it).
-func (s *snapshot) text(key string) (string, bool) {
-	data, err := s.ReadFile(key)
-	if err != nil {
-		return "", false
-	}
-	return string(bytes.TrimPrefix(data, []byte("\uFEFF"))), true
-}
-
 // docURI is the URI under which the editor knows a target file: the open
 // buffer's own URI when there is one, so that the editor matches it.
-func (s *snapshot) docURI(key string) protocol.DocumentURI {
+func (s *snapshot) docURI(key string) uri.URI {
 	if d, ok := s.overlay[key]; ok {
 		return d.uri
 	}

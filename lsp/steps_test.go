@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
 
 	"github.com/fsrb/fsrb/lsp"
 )
@@ -47,15 +48,15 @@ import (
 //	disk-original         every file of the archive holds its original bytes
 //	                      (the patch aside), and no other file exists
 //	buffer FILE "TEXT"    the client's buffer of FILE holds TEXT
-func runSteps(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI, steps string) {
+func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string) {
 	t.Helper()
 	ed := &editor{root: sc.root, files: diskFiles(t, sc.root)}
-	c.setOnApply(func(p lsp.ApplyWorkspaceEditParams) lsp.ApplyWorkspaceEditResult {
+	c.setOnApply(func(p protocol.ApplyWorkspaceEditParams) protocol.ApplyWorkspaceEditResult {
 		checkEOFPositions(t, ed, &p.Edit)
 		if err := ed.apply(&p.Edit); err != nil {
-			return lsp.ApplyWorkspaceEditResult{FailureReason: err.Error()}
+			return protocol.ApplyWorkspaceEditResult{FailureReason: ptr(err.Error())}
 		}
-		return lsp.ApplyWorkspaceEditResult{Applied: true}
+		return protocol.ApplyWorkspaceEditResult{Applied: true}
 	})
 	for i, line := range strings.Split(steps, "\n") {
 		line = strings.TrimSpace(line)
@@ -92,9 +93,9 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI,
 				}
 			}
 		case "watch":
-			var changes []*protocol.FileEvent
+			var changes []protocol.FileEvent
 			for k := range diskFiles(t, sc.root) {
-				changes = append(changes, &protocol.FileEvent{URI: c.uri(k), Type: protocol.FileChangeTypeChanged})
+				changes = append(changes, protocol.FileEvent{URI: c.uri(k), Type: protocol.FileChangeTypeChanged})
 			}
 			if err := c.notify(protocol.MethodWorkspaceDidChangeWatchedFiles, &protocol.DidChangeWatchedFilesParams{Changes: changes}); err != nil {
 				t.Fatal(err)
@@ -110,7 +111,7 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI,
 			ed.files[arg(1)] = arg(2)
 		case "state", "block":
 			var rep lsp.StatusReport
-			if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandStatus, Arguments: []any{u}}, &rep); err != nil {
+			if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandStatus, Arguments: testArgs(u)}, &rep); err != nil {
 				t.Fatalf("%s: %v", where, err)
 			}
 			if w[0] == "state" {
@@ -133,7 +134,7 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI,
 			settle(t, c, u, where, func(diags []protocol.Diagnostic) bool {
 				n := 0
 				for _, d := range diags {
-					if code == "" && d.Severity == protocol.DiagnosticSeverityError || code != "" && d.Code == code {
+					if code == "" && d.Severity == protocol.DiagnosticSeverityError || code != "" && codeOf(d) == code {
 						n++
 					}
 				}
@@ -148,7 +149,7 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI,
 		case "menu", "source":
 			var only []protocol.CodeActionKind
 			if w[0] == "source" {
-				only = []protocol.CodeActionKind{protocol.Source}
+				only = []protocol.CodeActionKind{protocol.CodeActionKindSource}
 			}
 			end := positionOf(sc.patchText, len(sc.patchText))
 			n := 0
@@ -210,21 +211,22 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u protocol.DocumentURI,
 // file's last line break, where clients disagree (Neovim 0.10 leaves an
 // extra empty line for an insertion there): every client must produce the
 // same bytes.
-func checkEOFPositions(t *testing.T, ed *editor, we *lsp.WorkspaceEdit) {
+func checkEOFPositions(t *testing.T, ed *editor, we *protocol.WorkspaceEdit) {
 	t.Helper()
 	for _, dc := range we.DocumentChanges {
-		if dc.Edit == nil {
+		te := docEdit(dc)
+		if te == nil {
 			continue
 		}
-		text, ok := ed.files[ed.key(dc.Edit.TextDocument.URI)]
+		text, ok := ed.files[ed.key(te.TextDocument.URI)]
 		text = strings.TrimPrefix(text, "\uFEFF")
 		if !ok || !strings.HasSuffix(text, "\n") {
 			continue
 		}
 		lines := uint32(strings.Count(text, "\n"))
-		for _, e := range dc.Edit.Edits {
+		for _, e := range textEdits(te.Edits) {
 			if e.Range.Start.Line >= lines || e.Range.End.Line >= lines {
-				t.Errorf("edit of %s at %+v: past its last line (%d lines)", dc.Edit.TextDocument.URI, e.Range, lines)
+				t.Errorf("edit of %s at %+v: past its last line (%d lines)", te.TextDocument.URI, e.Range, lines)
 			}
 		}
 	}
@@ -236,7 +238,7 @@ func runCommand(t *testing.T, c *testClient, where, cmd string, wantEdit bool, a
 	var before int
 	c.locked(func() { before = len(c.applied) })
 	var res json.RawMessage
-	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: cmd, Arguments: args}, &res); err != nil {
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: cmd, Arguments: testArgs(args...)}, &res); err != nil {
 		t.Fatalf("%s: %v", where, err)
 	}
 	var after int
@@ -254,7 +256,7 @@ func runCommand(t *testing.T, c *testClient, where, cmd string, wantEdit bool, a
 }
 
 // settle waits until the patch's latest diagnostics satisfy ok.
-func settle(t *testing.T, c *testClient, u protocol.DocumentURI, where string, ok func([]protocol.Diagnostic) bool) {
+func settle(t *testing.T, c *testClient, u uri.URI, where string, ok func([]protocol.Diagnostic) bool) {
 	t.Helper()
 	var last []protocol.Diagnostic
 	c.waitFor(where, func() bool {
@@ -267,7 +269,7 @@ func settle(t *testing.T, c *testClient, u protocol.DocumentURI, where string, o
 	})
 }
 
-func lensTitles(t *testing.T, c *testClient, u protocol.DocumentURI) []string {
+func lensTitles(t *testing.T, c *testClient, u uri.URI) []string {
 	t.Helper()
 	var lenses []protocol.CodeLens
 	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses); err != nil {

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,22 +20,29 @@ import (
 const maxMessage = 64 << 20
 
 // stream is jsonrpc2's stream made tolerant of a bad client: the
-// library's stream ends the connection at the first message it cannot
-// decode (and allocates whatever Content-Length says). This one answers a
+// library's connection ends at the first frame its stream cannot read or
+// decode (a bad header, a body that is not a JSON-RPC message), and
+// jsonrpc2 v1 still does. Each body is read into its own buffer, which the
+// message decoded from it borrows (jsonrpc2.Async copies a request again
+// when it leaves the read loop). This one answers a
 // body that is not JSON with a ParseError, a JSON value that is no
 // JSON-RPC message with an InvalidRequest (id null, as JSON-RPC 2.0 says),
 // skips header lines it does not understand and messages over maxMessage,
 // and goes on reading. Only the end of the input ends it.
+//
+// It also tells when a response has been written (replied): jsonrpc2
+// writes a handler's reply after the handler returns, and the exit
+// notification must not end the process before the shutdown reply is out.
 type stream struct {
-	in    *bufio.Reader
-	out   jsonrpc2.Stream // writes and Close
-	rwc   io.ReadWriteCloser
-	log   *zap.Logger
-	write sync.Mutex
+	in      *bufio.Reader
+	rwc     io.ReadWriteCloser
+	log     *zap.Logger
+	write   sync.Mutex
+	replied func()
 }
 
-func newStream(rwc io.ReadWriteCloser, log *zap.Logger) *stream {
-	return &stream{in: bufio.NewReader(rwc), out: jsonrpc2.NewStream(rwc), rwc: rwc, log: log}
+func newStream(rwc io.ReadWriteCloser, log *zap.Logger, replied func()) *stream {
+	return &stream{in: bufio.NewReader(rwc), rwc: rwc, log: log, replied: replied}
 }
 
 func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
@@ -57,7 +63,7 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		}
 		msg, err := jsonrpc2.DecodeMessage(body)
 		if err == nil {
-			return own(msg), total, nil
+			return msg, total, nil
 		}
 		code := jsonrpc2.ParseError
 		if json.Valid(body) {
@@ -96,7 +102,7 @@ func (s *stream) frame() ([]byte, int64, error) {
 			s.log.Info("header line ignored", zap.String("line", string(clipBytes([]byte(line)))))
 			continue
 		}
-		if strings.EqualFold(strings.TrimSpace(name), jsonrpc2.HdrContentLength) {
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
 			n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
 			if err != nil || n <= 0 {
 				s.log.Info("bad Content-Length", zap.String("value", string(clipBytes([]byte(value)))))
@@ -144,33 +150,23 @@ func (s *stream) replyNullID(ctx context.Context, code jsonrpc2.Code, msg string
 }
 
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	data, err := jsonrpc2.EncodeMessage(msg)
+	if err != nil {
+		return 0, err
+	}
 	s.write.Lock()
-	defer s.write.Unlock()
-	return s.out.Write(ctx, msg)
+	n, err := fmt.Fprintf(s.rwc, "Content-Length: %d\r\n\r\n%s", len(data), data)
+	s.write.Unlock()
+	if v, verr := jsonrpc2.ScanMessageView(data); verr == nil && (v.Kind == jsonrpc2.MessageViewResponseResult || v.Kind == jsonrpc2.MessageViewResponseError) {
+		s.replied()
+	}
+	return int64(n), err
 }
 
-func (s *stream) Close() error { return s.out.Close() }
-
-// own copies a request out of the decoder's buffer. The library decodes
-// without copying, so a request's method and params point into a buffer of
-// 32 KB or more; a burst of small notifications queued behind a slow
-// handler would hold one such buffer each (10,000 didChange: 300 MB).
-func own(msg jsonrpc2.Message) jsonrpc2.Message {
-	if r, ok := msg.(jsonrpc2.Request); ok && len(r.Params()) == 0 {
-		return msg // rare (shutdown, exit), and NewCall would turn no params into null
-	}
-	switch m := msg.(type) {
-	case *jsonrpc2.Call:
-		if c, err := jsonrpc2.NewCall(m.ID(), strings.Clone(m.Method()), json.RawMessage(bytes.Clone(m.Params()))); err == nil {
-			return c
-		}
-	case *jsonrpc2.Notification:
-		if n, err := jsonrpc2.NewNotification(strings.Clone(m.Method()), json.RawMessage(bytes.Clone(m.Params()))); err == nil {
-			return n
-		}
-	}
-	return msg
-}
+func (s *stream) Close() error { return s.rwc.Close() }
 
 func clipBytes(b []byte) []byte {
 	if len(b) > 200 {

@@ -9,10 +9,18 @@ import (
 	"github.com/fsrb/fsrb/core"
 )
 
+// optional is nil for "", which was never sent.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
 // DocumentSymbol lists the files a patch edits, each with its blocks.
-func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSymbolParams) ([]any, error) {
+func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSymbolParams) (protocol.DocumentSymbolResult, error) {
 	a := s.snapshot().analyze(params.TextDocument.URI)
-	out := []any{}
+	out := protocol.DocumentSymbolSlice{}
 	if a == nil {
 		return out, nil
 	}
@@ -41,7 +49,7 @@ func (s *Server) DocumentSymbol(ctx context.Context, params *protocol.DocumentSy
 		spans[b.Path] = core.Span{Start: min(sp.Start, whole.Start), End: max(sp.End, whole.End)}
 		f.Children = append(f.Children, protocol.DocumentSymbol{
 			Name:           fmt.Sprintf("#%d %s", b.Number, b.Op),
-			Detail:         a.status(b.Number),
+			Detail:         optional(a.status(b.Number)),
 			Kind:           protocol.SymbolKindEvent,
 			Range:          toRange(m, b.Span),
 			SelectionRange: toRange(m, markerSpan(m, &b)),

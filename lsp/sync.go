@@ -11,8 +11,7 @@ func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocume
 	return s.modify(modification{kind: modOpen, uri: td.URI, lang: string(td.LanguageID), version: td.Version, text: td.Text})
 }
 
-// didChange is reached through handler.go's interception (wire.go).
-func (s *Server) didChange(ctx context.Context, params *didChangeParams) error {
+func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDocumentParams) error {
 	return s.modify(modification{kind: modChange, uri: params.TextDocument.URI, version: params.TextDocument.Version, changes: params.ContentChanges})
 }
 
@@ -30,9 +29,7 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 func (s *Server) DidChangeWatchedFiles(ctx context.Context, params *protocol.DidChangeWatchedFilesParams) error {
 	m := modification{kind: modFiles}
 	for _, c := range params.Changes {
-		if c != nil {
-			m.files = append(m.files, protocol.DocumentURI(c.URI))
-		}
+		m.files = append(m.files, c.URI)
 	}
 	return s.modify(m)
 }

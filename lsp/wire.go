@@ -1,14 +1,29 @@
 package lsp
 
-// This file is the one place that works around the traps of
-// go.lsp.dev/protocol v0.12.0 and jsonrpc2 v0.10.0 listed in
-// shared/editors/README.md. Each type here replaces a library type that
-// cannot say what the protocol needs; nothing else in the package knows
-// about the traps.
+// This file keeps what go.lsp.dev/protocol v1.0.1 and jsonrpc2 v1.0.1 still
+// leave to the server. The library now models what v0.12 could not — a
+// WorkspaceEdit whose documentChanges mix TextDocumentEdits (null versions
+// included) with CreateFile/DeleteFile, applyEdit's failureReason, a
+// didChange without a range, $/cancelRequest's numeric ids, the LSP error
+// codes — so those types are gone from here. What remains, each with its
+// reason:
+//
+//   - codec: the conn is built by hand (server.go: protocol.NewServer
+//     installs its own handler chain, which runs requests concurrently and
+//     out of order), and the library's union-aware codec is unexported;
+//   - rpcError: jsonrpc2 sends a plain Go error with code 0, and
+//     protocol.ServerHandler reports params that do not decode as a
+//     ParseError (-32700) where JSON-RPC wants InvalidParams (-32602);
+//   - cancelID: protocol.CancelHandler answers a $/cancelRequest whose id
+//     it cannot read with an error, which for a notification closes the
+//     connection; a bad cancel must be ignored;
+//   - fileURI: uri.File of v1 escapes + @ & $ , ; = : in paths (as
+//     vscode-uri does), which would change the URIs on the wire; both forms
+//     name the same file, so fsrb keeps v0.3's;
+//   - filename: uri v1 has no URI-to-path conversion.
 
 import (
-	"encoding/json"
-	"fmt"
+	"errors"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -18,185 +33,62 @@ import (
 	"go.lsp.dev/uri"
 )
 
-// WorkspaceEdit replaces protocol.WorkspaceEdit, whose DocumentChanges is a
-// []TextDocumentEdit and so cannot carry CreateFile and DeleteFile.
-type WorkspaceEdit struct {
-	Changes         map[protocol.DocumentURI][]protocol.TextEdit `json:"changes,omitempty"`
-	DocumentChanges []DocumentChange                             `json:"documentChanges,omitempty"`
-}
+// codec is protocol's payload codec for a conn built by hand.
+type codec struct{}
 
-// DocumentChange is one entry of documentChanges: exactly one field is set.
-type DocumentChange struct {
-	Edit   *TextDocumentEdit
-	Create *CreateFile
-	Delete *DeleteFile
-}
-
-func (c DocumentChange) MarshalJSON() ([]byte, error) {
-	switch {
-	case c.Edit != nil:
-		return json.Marshal(c.Edit)
-	case c.Create != nil:
-		return json.Marshal(c.Create)
-	case c.Delete != nil:
-		return json.Marshal(c.Delete)
+func (codec) Marshal(v any) ([]byte, error) {
+	if m, ok := v.(jsonrpc2.RawMessage); ok {
+		if m == nil {
+			return []byte("null"), nil
+		}
+		return m, nil
 	}
-	return nil, fmt.Errorf("empty document change")
+	return protocol.Marshal(v)
 }
 
-func (c *DocumentChange) UnmarshalJSON(data []byte) error {
-	var probe struct {
-		Kind string `json:"kind"`
+func (codec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
 	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return err
-	}
-	*c = DocumentChange{}
-	switch probe.Kind {
-	case "":
-		c.Edit = new(TextDocumentEdit)
-		return json.Unmarshal(data, c.Edit)
-	case "create":
-		c.Create = new(CreateFile)
-		return json.Unmarshal(data, c.Create)
-	case "delete":
-		c.Delete = new(DeleteFile)
-		return json.Unmarshal(data, c.Delete)
-	}
-	return fmt.Errorf("unsupported document change kind %q", probe.Kind)
+	return protocol.Unmarshal(data, v)
 }
 
-// TextDocumentEdit carries an optional version: null for a file the editor
-// has not opened (protocol.VersionedTextDocumentIdentifier cannot say null).
-type TextDocumentEdit struct {
-	TextDocument OptionalVersionedDocument `json:"textDocument"`
-	Edits        []protocol.TextEdit       `json:"edits"`
-}
-
-// OptionalVersionedDocument is LSP's OptionalVersionedTextDocumentIdentifier.
-type OptionalVersionedDocument struct {
-	URI     protocol.DocumentURI `json:"uri"`
-	Version *int32               `json:"version"`
-}
-
-// CreateFile is LSP's CreateFile resource operation.
-type CreateFile struct {
-	Kind    string               `json:"kind"` // "create"
-	URI     protocol.DocumentURI `json:"uri"`
-	Options *FileOpOptions       `json:"options,omitempty"`
-}
-
-// DeleteFile is LSP's DeleteFile resource operation.
-type DeleteFile struct {
-	Kind    string               `json:"kind"` // "delete"
-	URI     protocol.DocumentURI `json:"uri"`
-	Options *FileOpOptions       `json:"options,omitempty"`
-}
-
-// FileOpOptions merges the options of CreateFile and DeleteFile.
-type FileOpOptions struct {
-	Overwrite         bool `json:"overwrite,omitempty"`
-	IgnoreIfExists    bool `json:"ignoreIfExists,omitempty"`
-	IgnoreIfNotExists bool `json:"ignoreIfNotExists,omitempty"`
-	Recursive         bool `json:"recursive,omitempty"` // DeleteFile of a folder; never set: fsrb removes empty folders only
-}
-
-// CodeAction replaces protocol.CodeAction to carry our WorkspaceEdit.
-type CodeAction struct {
-	Title       string                      `json:"title"`
-	Kind        protocol.CodeActionKind     `json:"kind,omitempty"`
-	Diagnostics []protocol.Diagnostic       `json:"diagnostics,omitempty"`
-	IsPreferred bool                        `json:"isPreferred,omitempty"`
-	Disabled    *protocol.CodeActionDisable `json:"disabled,omitempty"`
-	Edit        *WorkspaceEdit              `json:"edit,omitempty"`
-	Command     *protocol.Command           `json:"command,omitempty"`
-}
-
-// ApplyWorkspaceEditParams is sent with conn.Call: Client.ApplyEdit takes
-// the library's WorkspaceEdit and drops the result's failureReason.
-type ApplyWorkspaceEditParams struct {
-	Label string        `json:"label,omitempty"`
-	Edit  WorkspaceEdit `json:"edit"`
-}
-
-// ApplyWorkspaceEditResult is the client's answer to workspace/applyEdit.
-type ApplyWorkspaceEditResult struct {
-	Applied       bool    `json:"applied"`
-	FailureReason string  `json:"failureReason,omitempty"`
-	FailedChange  *uint32 `json:"failedChange,omitempty"`
-}
-
-// didChangeParams replaces protocol.DidChangeTextDocumentParams, whose
-// change Range is not a pointer: a change without a range (the whole text)
-// would read as an insertion at 0:0.
-type didChangeParams struct {
-	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
-	ContentChanges []contentChange                          `json:"contentChanges"`
-}
-
-type contentChange struct {
-	Range *protocol.Range `json:"range,omitempty"`
-	Text  string          `json:"text"`
-}
-
-// cancelID turns the id of a $/cancelRequest into a jsonrpc2.ID. The
-// library's own cancel handler expects an int32, but JSON numbers decode as
-// float64, so it never cancels a numeric id.
-func cancelID(params json.RawMessage) (jsonrpc2.ID, bool) {
-	var p struct {
-		ID any `json:"id"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		return jsonrpc2.ID{}, false
-	}
-	switch id := p.ID.(type) {
-	case float64:
-		return jsonrpc2.NewNumberID(int32(id)), true
-	case string:
-		return jsonrpc2.NewStringID(id), true
-	}
-	return jsonrpc2.ID{}, false
-}
-
-// rpcError makes sure every error sent on the wire carries a code: the
-// library's replier sends code 0 for a plain Go error.
+// rpcError makes sure every error sent on the wire carries a code.
 func rpcError(err error) error {
 	if err == nil {
 		return nil
 	}
 	var e *jsonrpc2.Error
-	if asRPC(err, &e) {
-		return err
+	if !errors.As(err, &e) {
+		return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
 	}
-	if strings.HasPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": ") {
-		// protocol.ServerHandler's params that do not decode: it formats
-		// jsonrpc2.ErrParse with %s, so no code comes with it.
-		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "fsrb: bad params: "+strings.TrimPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": "))
+	if e.Code == jsonrpc2.ParseError && err != e {
+		// protocol.ServerHandler's params that do not decode: it wraps
+		// jsonrpc2.ErrParse; the message was parsed, its params are wrong.
+		return jsonrpc2.NewError(jsonrpc2.InvalidParams, "fsrb: bad params: "+strings.TrimPrefix(err.Error(), e.Error()+": "))
 	}
-	return jsonrpc2.NewError(jsonrpc2.InternalError, err.Error())
+	return err
 }
 
-func asRPC(err error, target **jsonrpc2.Error) bool {
-	for err != nil {
-		if e, ok := err.(*jsonrpc2.Error); ok {
-			*target = e
-			return true
-		}
-		u, ok := err.(interface{ Unwrap() error })
-		if !ok {
-			return false
-		}
-		err = u.Unwrap()
+// cancelID reads the id of a $/cancelRequest; ok is false for anything
+// but an integer or a string.
+func cancelID(params jsonrpc2.RawMessage) (jsonrpc2.ID, bool) {
+	var p protocol.CancelParams
+	if err := protocol.Unmarshal(params, &p); err != nil {
+		return jsonrpc2.ID{}, false
 	}
-	return false
+	switch id := p.ID.(type) {
+	case protocol.Integer:
+		return jsonrpc2.NewNumberID(int64(id)), true
+	case protocol.String:
+		return jsonrpc2.NewStringID(string(id)), true
+	}
+	return jsonrpc2.ID{}, false
 }
 
-// codeRequestCancelled is LSP's RequestCancelled (-32800).
-const codeRequestCancelled jsonrpc2.Code = -32800
-
-// filename converts a file URI into an absolute OS path without panicking
-// (uri.URI.Filename panics on anything but a file URI).
-func filename(u protocol.DocumentURI) (string, bool) {
+// filename converts a file URI into an absolute OS path without panicking.
+func filename(u uri.URI) (string, bool) {
 	p, err := url.Parse(string(u))
 	if err != nil || p.Scheme != "file" {
 		return "", false
@@ -208,11 +100,17 @@ func filename(u protocol.DocumentURI) (string, bool) {
 	return filepath.FromSlash(path), true
 }
 
-// fileURI is the URI of an absolute OS path.
-func fileURI(path string) protocol.DocumentURI { return uri.File(path) }
+// fileURI is the URI of an absolute OS path, escaped as net/url does.
+func fileURI(path string) uri.URI {
+	path = filepath.ToSlash(path)
+	if len(path) >= 2 && path[1] == ':' {
+		path = "/" + path // C:/x on Windows
+	}
+	return uri.URI((&url.URL{Scheme: "file", Path: path}).String())
+}
 
 // hasExt reports whether the URI's path ends with one of exts (lower case).
-func hasExt(u protocol.DocumentURI, exts ...string) bool {
+func hasExt(u uri.URI, exts ...string) bool {
 	s := strings.ToLower(string(u))
 	if i := strings.IndexAny(s, "?#"); i >= 0 {
 		s = s[:i]
