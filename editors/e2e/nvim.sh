@@ -87,12 +87,17 @@ run() {
     [ -f "$dir/cache/nvim/lsp.log" ] && tail -20 "$dir/cache/nvim/lsp.log" >&2
     [ $status -eq 124 ] && echo "e2e-nvim: timed out after 90 s" >&2
     summary+=("Neovim $version ($mode): FAILED")
+    verdict[$version]=FAILED
     return 1
   fi
+  [ -n "${versions[$version]:-}" ] || order+=("$version")
+  versions[$version]+="${versions[$version]:+, }$mode"
   summary+=("$(awk -v v="$version" -v m="$mode" -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN { printf "Neovim %s (%s): passed in %.1f s", v, m, e - s }')")
 }
 
 summary=()
+order=()
+declare -A versions=() verdict=()
 failed=0
 for n in "${nvims[@]}"; do
   for mode in ${FSRB_E2E_MODES:-setup g enable}; do
@@ -103,6 +108,9 @@ for n in "${nvims[@]}"; do
   done
 done
 printf 'e2e-nvim: %s\n' "${summary[@]}"
+for v in "${order[@]}"; do
+  [ "${verdict[$v]:-}" = FAILED ] || echo "e2e-nvim: Neovim $v PASSED (${versions[$v]})"
+done
 if [ $failed -ne 0 ]; then
   echo "e2e-nvim: FAILED" >&2
   exit 1

@@ -161,6 +161,14 @@ local function main()
     subs = vim.fn.getcompletion('Fsrb re', 'cmdline')
     check(table.concat(subs, ' ') == 'revert revert-block restart', ':Fsrb re<Tab>: revert revert-block restart', table.concat(subs, ' '))
     check(#vim.fn.getcompletion('Fsrb apply ', 'cmdline') == 0, ':Fsrb apply <Tab>: nothing more')
+    local said_preview = {}
+    local notify_preview = vim.notify
+    vim.notify = function(msg, level) table.insert(said_preview, msg) end
+    vim.cmd('Fsrb preview')
+    vim.cmd('Fsrb frobnicate')
+    vim.notify = notify_preview
+    check(#said_preview == 2 and said_preview[1]:find('not available yet', 1, true) and said_preview[2]:find("unknown subcommand 'frobnicate'", 1, true),
+      ':Fsrb preview: "not available yet"; an unknown subcommand is named', vim.inspect(said_preview))
   else
     -- As a user's config would: the plugin on 'runtimepath', filetype detection on.
     vim.opt.runtimepath:prepend(plugin)
@@ -687,6 +695,28 @@ local function main()
   vim.cmd('checkhealth fsrb')
   local health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
   check(health:find('OK', 1, true) and not health:find('ERROR', 1, true), ':checkhealth fsrb reports OK and no ERROR', health)
+  local by = ({ setup = 'set up by setup()', g = 'set up by vim.g.fsrb', enable = "set up by vim.lsp.enable('fsrb')" })[mode or 'setup']
+  check(health:find(by, 1, true) and not health:find('WARNING', 1, true), ':checkhealth fsrb: "' .. by .. '", no warning', health)
+  if mode == 'enable' then
+    check(health:find("vim.lsp.enable('fsrb') starts the client", 1, true) and health:find('lsp/fsrb.lua on the runtimepath', 1, true),
+      ":checkhealth fsrb: lsp/fsrb.lua found, vim.lsp.enable('fsrb') starts the client", health)
+  end
+
+  -- 10b. :help fsrb documents the new ways in (tags built in a copy: the
+  -- plugin folder stays clean).
+  local hdir = vim.fn.tempname()
+  vim.fn.mkdir(hdir, 'p')
+  vim.fn.writefile(vim.fn.readfile(plugin .. '/doc/fsrb.txt'), hdir .. '/fsrb.txt')
+  vim.cmd('silent helptags ' .. vim.fn.fnameescape(hdir))
+  local tags = table.concat(vim.fn.readfile(hdir .. '/tags'), '\n')
+  local missing = {}
+  for _, tag in ipairs({ ':Fsrb', ':Fsrb-apply', ':Fsrb-revert-block', 'fsrb-lsp-enable', 'g:fsrb', 'fsrb-mappings', 'fsrb-preview', 'fsrb-deprecated' }) do
+    if not tags:find('\n' .. vim.pesc(tag) .. '\t') and not vim.startswith(tags, tag .. '\t') then
+      table.insert(missing, tag)
+    end
+  end
+  check(#missing == 0, ':help fsrb has the tags of :Fsrb, its subcommands, vim.lsp.enable, g:fsrb, the mappings, preview, the deprecated commands',
+    table.concat(missing, ' '))
 
   -- 11. Nothing the plugin (or this test) calls is deprecated.
   local messages = vim.fn.execute('messages')
