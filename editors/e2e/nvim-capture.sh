@@ -5,7 +5,7 @@
 #     diagnostics and lenses on the patch as the model wrote it;
 #   - screenshots/nvim-applied.{txt,png}: Neovim 0.12 (the cache's forky
 #     wrapper, see modern-nvim.sh; NVIM_APPLIED=... to use another) after the
-#     "farewell" quick fix, :FsrbApplyAll and :wall (capture-applied.lua): the
+#     "farewell" quick fix, :Fsrb apply and :wall (capture-applied.lua): the
 #     patch showing itself applied, over the edited src/app.py.
 #   usage: nvim-capture.sh [OUT_DIR]     (FSRB_LSP_BIN: a prebuilt server)
 set -euo pipefail

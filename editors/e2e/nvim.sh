@@ -4,8 +4,15 @@
 #   - the system's nvim (Debian 12: 0.7.2),
 #   - Debian trixie's (0.10.x) and forky's (0.12.x), run from the cache by
 #     the wrappers editors/e2e/modern-nvim.sh writes (editors/e2e/setup.sh).
+# Each Neovim runs the scenario once per way of configuring the plugin
+# (installed as a plain package; FSRB_MODE in nvim/runner.lua):
+#   setup   init.lua calls require('fsrb').setup{cmd=...}   (every version)
+#   g       init.lua sets vim.g.fsrb = {cmd=...}, no setup() (every version)
+#   enable  init.lua is vim.lsp.enable('fsrb') and nothing else, the server
+#           found on $PATH                                  (0.11 and newer)
 # A missing Neovim is a failure, never a skip. NVIM=/path/to/nvim runs that
-# one only. On any version, a "deprecated" warning fails the run.
+# one only; FSRB_E2E_MODES="setup enable" only those modes. On any version,
+# a "deprecated" warning fails the run.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -40,55 +47,70 @@ else
   ( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb-lsp )
 fi
 
-# run NVIM_BIN: the scenario in its own workspace and XDG folders.
+# run NVIM_BIN MODE: the scenario in its own workspace and XDG folders.
 run() {
-  local nvim=$1 version dir status=0 t0
+  local nvim=$1 mode=$2 version dir status=0 t0 path=$PATH
   version=$("$nvim" --version 2>/dev/null | head -1 | sed 's/^NVIM v//') || true
   [ -n "$version" ] || { echo "e2e-nvim: $nvim does not start" >&2; return 1; }
-  dir="$tmp/nvim-$version"
+  dir="$tmp/nvim-$version-$mode"
   mkdir -p "$dir/ws"
   cp -R "$here/fixture/before/." "$dir/ws/"
   cp "$here/fixture/change.fsrb" "$dir/ws/"
   # The plugin installed as a plain package (README: "plain packpath"), with
-  # the init.lua the README shows.
+  # an init.lua the README shows.
   mkdir -p "$dir/data/nvim/site/pack/fsrb/start" "$dir/config/nvim"
   ln -s "$repo/editors/nvim" "$dir/data/nvim/site/pack/fsrb/start/fsrb"
   # (Plus: no Python provider. Its detection, run when a *.py buffer loads,
   # takes 2-4 s here and has nothing to do with fsrb.)
-  cat >"$dir/config/nvim/init.lua" <<LUA
-vim.g.loaded_python3_provider = 0
-require('fsrb').setup({ cmd = { '$tmp/bin/fsrb-lsp', '--log-file', '$dir/fsrb-lsp.log' } })
-LUA
-  echo "=== Neovim $version ($nvim)"
+  echo "vim.g.loaded_python3_provider = 0" >"$dir/config/nvim/init.lua"
+  case $mode in
+    setup) echo "require('fsrb').setup({ cmd = { '$tmp/bin/fsrb-lsp', '--log-file', '$dir/fsrb-lsp.log' } })" ;;
+    g) echo "vim.g.fsrb = { cmd = { '$tmp/bin/fsrb-lsp', '--log-file', '$dir/fsrb-lsp.log' } }" ;;
+    enable) echo "vim.lsp.enable('fsrb')"; path="$tmp/bin:$PATH" ;;
+  esac >>"$dir/config/nvim/init.lua"
+  echo "=== Neovim $version ($nvim), configured by: $mode"
   t0=$(date +%s.%N)
   ( cd "$dir/ws" &&
-    env XDG_CACHE_HOME="$dir/cache" XDG_STATE_HOME="$dir/state" XDG_CONFIG_HOME="$dir/config" \
-        XDG_DATA_HOME="$dir/data" FSRB_PACKPATH=1 \
+    env PATH="$path" XDG_CACHE_HOME="$dir/cache" XDG_STATE_HOME="$dir/state" XDG_CONFIG_HOME="$dir/config" \
+        XDG_DATA_HOME="$dir/data" FSRB_MODE="$mode" \
         FSRB_PLUGIN="$repo/editors/nvim" FSRB_LSP="$tmp/bin/fsrb-lsp" \
         FSRB_EXPECTED="$here/fixture/after" FSRB_BEFORE="$here/fixture/before" \
         timeout 90 "$nvim" --headless -i NONE -n -c "luafile $here/nvim/runner.lua" </dev/null 2>"$dir/nvim.stderr" ) || status=$?
   if [ $status -eq 0 ] && grep -qi deprecated "$dir/nvim.stderr"; then
-    echo "e2e-nvim: Neovim $version printed a deprecation warning:" >&2
+    echo "e2e-nvim: Neovim $version ($mode) printed a deprecation warning:" >&2
     status=3
   fi
   if [ $status -ne 0 ]; then
     keep=1
     [ -s "$dir/nvim.stderr" ] && { echo "--- Neovim's messages:"; cat "$dir/nvim.stderr"; echo; }
-    echo "e2e-nvim: Neovim $version FAILED (exit $status); server log: $dir/fsrb-lsp.log, client log: $dir/cache/nvim/lsp.log" >&2
+    echo "e2e-nvim: Neovim $version ($mode) FAILED (exit $status); server log: $dir/fsrb-lsp.log, client log: $dir/cache/nvim/lsp.log" >&2
     [ -f "$dir/cache/nvim/lsp.log" ] && tail -20 "$dir/cache/nvim/lsp.log" >&2
     [ $status -eq 124 ] && echo "e2e-nvim: timed out after 90 s" >&2
-    summary+=("Neovim $version: FAILED")
+    summary+=("Neovim $version ($mode): FAILED")
+    verdict[$version]=FAILED
     return 1
   fi
-  summary+=("$(awk -v v="$version" -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN { printf "Neovim %s: passed in %.1f s", v, e - s }')")
+  [ -n "${versions[$version]:-}" ] || order+=("$version")
+  versions[$version]+="${versions[$version]:+, }$mode"
+  summary+=("$(awk -v v="$version" -v m="$mode" -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN { printf "Neovim %s (%s): passed in %.1f s", v, m, e - s }')")
 }
 
 summary=()
+order=()
+declare -A versions=() verdict=()
 failed=0
 for n in "${nvims[@]}"; do
-  run "$n" || failed=1
+  for mode in ${FSRB_E2E_MODES:-setup g enable}; do
+    if [ "$mode" = enable ] && [ "$("$n" --headless -u NONE -i NONE -n --cmd 'lua io.stdout:write(vim.fn.has("nvim-0.11"))' --cmd 'qall!' 2>/dev/null)" != 1 ]; then
+      continue # vim.lsp.enable is 0.11+
+    fi
+    run "$n" "$mode" || failed=1
+  done
 done
 printf 'e2e-nvim: %s\n' "${summary[@]}"
+for v in "${order[@]}"; do
+  [ "${verdict[$v]:-}" = FAILED ] || echo "e2e-nvim: Neovim $v PASSED (${versions[$v]})"
+done
 if [ $failed -ne 0 ]; then
   echo "e2e-nvim: FAILED" >&2
   exit 1

@@ -1,6 +1,6 @@
 -- Drives a Neovim TUI (run by editors/e2e/nvim-capture.sh in tmux) to the
 -- applied state of the e2e patch, the way a user would: the "farewell" quick
--- fix on the ambiguous block, :FsrbApplyAll, :wall. Timers and callbacks
+-- fix on the ambiguous block, :Fsrb apply, :wall. Timers and callbacks
 -- only, so that the screen keeps redrawing. Writes "done" (or "error: ...")
 -- into the file $FSRB_CAPTURE_FLAG for the script to poll.
 local buf = vim.api.nvim_get_current_buf()

@@ -2,7 +2,12 @@
 -- Run by editors/e2e/nvim.sh inside a scratch copy of the fixture:
 --   FSRB_PLUGIN (editors/nvim), FSRB_LSP (the built server),
 --   FSRB_EXPECTED (fixture/after), FSRB_BEFORE (fixture/before) and the
---   working directory = the workspace.
+--   working directory = the workspace;
+--   FSRB_MODE: how init.lua configured the plugin, installed as a plain
+--   package: `setup` (require('fsrb').setup{cmd=...}), `g` (vim.g.fsrb =
+--   {cmd=...}, no setup() call) or `enable` (vim.lsp.enable('fsrb') and
+--   nothing else, the server found on $PATH; Neovim 0.11+). Unset: the
+--   plugin put on 'runtimepath' here and set up with setup().
 -- Runs on Neovim 0.7, 0.10 and 0.12 alike (no API 0.12 calls deprecated).
 -- Exit: 0 passed, 1 a check failed, 2 a Lua error.
 local uv = vim.uv or vim.loop
@@ -130,10 +135,40 @@ local function main()
   local ws = vim.fn.getcwd()
   log('Neovim %s, workspace %s', tostring(vim.version and vim.version().minor and ('0.' .. vim.version().minor .. '.' .. vim.version().patch)), ws)
 
-  if os.getenv('FSRB_PACKPATH') then
-    -- Installed as a plain package (pack/*/start), set up by init.lua.
-    check(require('fsrb')._did_setup, "plain packpath install: init.lua's require('fsrb').setup{} ran")
-    check(vim.fn.exists(':FsrbApplyAll') == 2, ':FsrbApplyAll defined')
+  local mode = os.getenv('FSRB_MODE')
+  log('     configured by: %s', mode or 'this runner')
+  if mode then
+    -- Installed as a plain package (pack/*/start), configured by init.lua.
+    check(vim.fn.exists(':Fsrb') == 2, ':Fsrb defined at startup (plugin/fsrb.lua)')
+    check(vim.fn.exists(':FsrbApplyAll') == 2, ':FsrbApplyAll still defined (a deprecated alias)')
+    local plug = vim.fn.maparg('<Plug>(fsrb-apply)', 'n', false, true)
+    check(type(plug) == 'table' and next(plug) ~= nil, '<Plug>(fsrb-apply) mapped')
+    if mode == 'setup' then
+      check(require('fsrb')._setup_by == 'setup()', "init.lua's require('fsrb').setup{} ran", tostring(require('fsrb')._setup_by))
+    elseif mode == 'g' then
+      local m = package.loaded['fsrb']
+      check(m == nil or not m._did_setup, 'vim.g.fsrb: nothing set up before the first patch opens')
+    elseif mode == 'enable' then
+      check(vim.lsp.is_enabled and vim.lsp.is_enabled('fsrb'), "vim.lsp.enable('fsrb') enabled the config")
+      local cfg = vim.lsp.config.fsrb
+      check(cfg and vim.deep_equal(cfg.cmd, { 'fsrb-lsp' }) and type(cfg.root_dir) == 'function' and cfg.filetypes == nil,
+        "lsp/fsrb.lua read from the runtimepath: cmd { 'fsrb-lsp' }, a root_dir function, no filetypes", vim.inspect(cfg and { cfg.cmd, cfg.filetypes }))
+    end
+    -- :Fsrb completes its subcommands (preview is not one yet).
+    local subs = vim.fn.getcompletion('Fsrb ', 'cmdline')
+    check(table.concat(subs, ' ') == 'apply apply-block revert revert-block status log restart',
+      ':Fsrb completes apply apply-block revert revert-block status log restart', table.concat(subs, ' '))
+    subs = vim.fn.getcompletion('Fsrb re', 'cmdline')
+    check(table.concat(subs, ' ') == 'revert revert-block restart', ':Fsrb re<Tab>: revert revert-block restart', table.concat(subs, ' '))
+    check(#vim.fn.getcompletion('Fsrb apply ', 'cmdline') == 0, ':Fsrb apply <Tab>: nothing more')
+    local said_preview = {}
+    local notify_preview = vim.notify
+    vim.notify = function(msg, level) table.insert(said_preview, msg) end
+    vim.cmd('Fsrb preview')
+    vim.cmd('Fsrb frobnicate')
+    vim.notify = notify_preview
+    check(#said_preview == 2 and said_preview[1]:find('not available yet', 1, true) and said_preview[2]:find("unknown subcommand 'frobnicate'", 1, true),
+      ':Fsrb preview: "not available yet"; an unknown subcommand is named', vim.inspect(said_preview))
   else
     -- As a user's config would: the plugin on 'runtimepath', filetype detection on.
     vim.opt.runtimepath:prepend(plugin)
@@ -155,6 +190,11 @@ local function main()
   local marker = vim.fn.search('^<<<<<<< SEARCH', 'nw')
   local syn = vim.fn.synIDattr(vim.fn.synID(marker, 1, 1), 'name')
   check(syn == 'fsrbSearchMarker', 'syntax: SEARCH marker highlighted', syn)
+  if mode == 'g' then
+    check(require('fsrb')._setup_by == 'vim.g.fsrb', 'the first patch set the plugin up from vim.g.fsrb', tostring(require('fsrb')._setup_by))
+  elseif mode == 'enable' then
+    check(require('fsrb')._setup_by == "vim.lsp.enable('fsrb')", "lsp/fsrb.lua set the plugin up (no setup() call)", tostring(require('fsrb')._setup_by))
+  end
 
   -- 1. The two diagnostics: block #2 ambiguous (error), block #3 inherits its path (information).
   local function diags()
@@ -180,6 +220,17 @@ local function main()
   check(inh ~= nil, 'block #3: inherited-path note')
   if not amb then
     fatal('no ambiguous diagnostic: cannot go on')
+  end
+  if vim.fn.has('nvim-0.12') == 1 then
+    -- 0.12's diagnostic float lists the related information: each place.
+    vim.api.nvim_win_set_cursor(0, { amb.lnum + 1, 0 })
+    local fbuf, fwin = vim.diagnostic.open_float({ scope = 'line' })
+    local text = fbuf and table.concat(vim.api.nvim_buf_get_lines(fbuf, 0, -1, false), '\n') or ''
+    if fwin then
+      vim.api.nvim_win_close(fwin, true)
+    end
+    check(text:find('app.py:5:1: occurrence 1 of 2', 1, true) and text:find('app.py:10:1: occurrence 2 of 2', 1, true),
+      "0.12: the diagnostic float lists block #2's places (related information)", text)
   end
   check(#require('fsrb').clients(buf) == 1, 'one client attached')
   check(vim.wait(2000, function() return #require('fsrb').clients(app) == 1 end, 20),
@@ -251,6 +302,27 @@ local function main()
   end
   vim.wait(5000, function() return lens_titles():find('#2 applies at src/app.py:9', 1, true) ~= nil end, 20)
   check(lens_titles():find('#2 applies at src/app.py:9', 1, true), 'code lenses refreshed by the plugin: "#2 applies at src/app.py:9"', lens_titles())
+  if vim.fn.has('nvim-0.12') == 1 then
+    -- 0.12 draws the lenses as virtual lines above each block.
+    vim.cmd('redraw')
+    local above = {}
+    for name, ns in pairs(vim.api.nvim_get_namespaces()) do
+      if name:find('^nvim%.lsp%.codelens:') then
+        for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+          local d = m[4] or {}
+          if d.virt_lines and d.virt_lines_above then
+            local t = {}
+            for _, chunk in ipairs(d.virt_lines[1] or {}) do
+              table.insert(t, chunk[1])
+            end
+            table.insert(above, vim.trim(table.concat(t)))
+          end
+        end
+      end
+    end
+    check(#above >= 2 and table.concat(above, ' | '):find('#2 applies at src/app.py:9', 1, true),
+      '0.12: the code lenses are virtual lines above the blocks', table.concat(above, ' | '))
+  end
 
   -- 3. "Apply all blocks" is offered, once, whatever kinds are asked for.
   local function actions(only)
@@ -344,9 +416,9 @@ local function main()
 
   local done = 0
   vim.api.nvim_create_autocmd('User', { pattern = 'FsrbCommandDone', callback = function() done = done + 1 end })
-  vim.cmd('FsrbApplyAll')
+  vim.cmd('Fsrb apply')
   vim.wait(10000, function() return applied >= 1 and done >= 1 end, 20)
-  check(applied == 1, 'workspace/applyEdit received and applied (:FsrbApplyAll)', tostring(applied))
+  check(applied == 1, 'workspace/applyEdit received and applied (:Fsrb apply)', tostring(applied))
   local last = require('fsrb').last_command or {}
   check(done == 1 and last.err == nil, 'executeCommand fsrb.applyAll answered without error', last.err and last.err.message)
   check(type(last.result) == 'table' and last.result.applied == true, 'the server reports the edit applied', vim.inspect(last.result))
@@ -478,16 +550,39 @@ local function main()
   else
     check(false, 'block #2 has an "applied at src/app.py:N" lens', before2)
   end
+  -- The same for README.md, which the edit loaded (no window ever showed
+  -- it): the client still follows its changes.
+  local readme_buf = targets['README.md']
+  local before1 = lens_for(1)
+  local line1 = tonumber(before1:match('README%.md:(%d+)$') or '')
+  if readme_buf and line1 then
+    vim.api.nvim_buf_set_lines(readme_buf, 0, 0, false, { 'an unsaved line' })
+    local moved = string.format('#1 applied at README.md:%d', line1 + 1)
+    check(vim.wait(5000, function() return lens_for(1) == moved end, 20), 'an unsaved line in README.md (loaded by the edit): "' .. moved .. '"', lens_for(1))
+    vim.api.nvim_buf_set_lines(readme_buf, 0, 1, false, {})
+    check(vim.wait(5000, function() return lens_for(1) == before1 end, 20), 'the line deleted again: "' .. before1 .. '"', lens_for(1))
+  else
+    check(false, 'block #1 has an "applied at README.md:N" lens', before1)
+  end
 
   -- 6. fsrb.applyAll again changes nothing, on disk or in any buffer.
-  vim.cmd('silent! wall') -- (src/app.py was touched in 5b)
+  vim.cmd('silent! wall') -- (src/app.py and README.md were touched in 5b)
   local disk_before, dirs_before = tree(ws)
   local bufs_before = buffers()
   local n_edits = #edits
   done, applied = 0, 0
+  -- (through the old command, a deprecated alias that says so once)
+  local said_alias = {}
+  local notify_alias = vim.notify
+  vim.notify = function(msg, level) table.insert(said_alias, { msg = msg, level = level }) end
   vim.cmd('FsrbApplyAll')
   vim.wait(10000, function() return done >= 1 end, 20)
   vim.wait(300, function() return applied > 0 end, 20)
+  vim.notify = notify_alias
+  local deprecations = vim.tbl_filter(function(m) return m.msg:find('deprecated', 1, true) ~= nil end, said_alias)
+  check(#deprecations == 1 and deprecations[1].msg:find(':FsrbApplyAll is deprecated, use :Fsrb apply', 1, true) and deprecations[1].level == vim.log.levels.WARN
+    and (fsrb.last_command or {}).command == 'fsrb.applyAll',
+    ':FsrbApplyAll still runs fsrb.applyAll, and says once that it is deprecated for :Fsrb apply', vim.inspect(said_alias))
   last = fsrb.last_command or {}
   log('     fsrb.applyAll again: %s', last.err and ('error: ' .. tostring(last.err.message)) or vim.inspect(last.result):gsub('%s+', ' '))
   check(#edits == n_edits and applied == 0, 'a second fsrb.applyAll sends no edit', edits[#edits])
@@ -497,12 +592,10 @@ local function main()
     vim.inspect(disk_after['src/app.py']))
   check(vim.deep_equal(bufs_before, buffers()), 'a second fsrb.applyAll changes no buffer')
 
-  -- 7. :FsrbRevertAll puts every file back as it was, byte for byte.
-  local revert_seen = fsrb.revert_all ~= nil and vim.fn.exists(':FsrbRevertAll') == 2
-  check(revert_seen, ':FsrbRevertAll defined')
+  -- 7. :Fsrb revert puts every file back as it was, byte for byte.
   done, applied = 0, 0
   n_edits = #edits
-  vim.cmd('FsrbRevertAll')
+  vim.cmd('Fsrb revert')
   vim.wait(10000, function() return done >= 1 and applied >= 1 end, 20)
   last = fsrb.last_command or {}
   check(applied == 1 and last.err == nil and type(last.result) == 'table' and last.result.applied == true,
@@ -517,7 +610,7 @@ local function main()
   check(ready, string.format('after the revert the patch is ready again: "Apply all blocks" offered, "#1 applies at" (%d ms)', ms() - t), lens_titles())
   fsrb.apply_workspace_edit = orig_apply
 
-  -- 8. :FsrbApplyBlock with no argument applies the block under the cursor.
+  -- 8. :Fsrb apply-block with no argument applies the block under the cursor.
   local f = io.open(ws .. '/second.fsrb', 'w')
   f:write('notes/a.txt\n<<<<<<< SEARCH\n=======\nfirst\n>>>>>>> REPLACE\n\nnotes/b.txt\n<<<<<<< SEARCH\n=======\nsecond\n>>>>>>> REPLACE\n')
   f:close()
@@ -528,38 +621,38 @@ local function main()
     'a second patch of the same root reuses the client', tostring(#fsrb.clients()))
   vim.api.nvim_win_set_cursor(0, { 10, 0 }) -- inside block #2
   done, applied = 0, 0
-  vim.cmd('FsrbApplyBlock')
+  vim.cmd('Fsrb apply-block')
   vim.wait(10000, function() return done >= 1 and applied >= 1 end, 20)
   vim.cmd('silent! wall')
   last = require('fsrb').last_command or {}
-  check(last.arguments and last.arguments[2] == 2, ':FsrbApplyBlock picked block #2 under the cursor', vim.inspect(last.arguments))
-  check(read(ws .. '/notes/b.txt') == 'second\n' and read(ws .. '/notes/a.txt') == nil, ':FsrbApplyBlock created notes/b.txt only', tostring(read(ws .. '/notes/b.txt')))
+  check(last.arguments and last.arguments[2] == 2, ':Fsrb apply-block picked block #2 under the cursor', vim.inspect(last.arguments))
+  check(read(ws .. '/notes/b.txt') == 'second\n' and read(ws .. '/notes/a.txt') == nil, ':Fsrb apply-block created notes/b.txt only', tostring(read(ws .. '/notes/b.txt')))
 
-  -- :FsrbStatus says the patch is partly applied; :FsrbRevertBlock (block
-  -- under the cursor) takes notes/b.txt away again, and its folder.
+  -- :Fsrb status says the patch is partly applied; <Plug>(fsrb-revert-block)
+  -- (block under the cursor) takes notes/b.txt away again, and its folder.
   local said_status = {}
   local notify_was = vim.notify
   vim.notify = function(msg) table.insert(said_status, msg) end
   done = 0
-  vim.cmd('FsrbStatus')
+  vim.cmd('Fsrb status')
   local partly = vim.wait(5000, function() return done >= 1 and #said_status > 0 end, 20)
   vim.notify = notify_was
   check(partly and said_status[1]:find('partly-applied', 1, true) and said_status[1]:find('#2 applied notes/b.txt', 1, true),
-    ':FsrbStatus: partly-applied, #2 applied', said_status[1])
+    ':Fsrb status: partly-applied, #2 applied', said_status[1])
   done, applied = 0, 0
   vim.api.nvim_win_set_cursor(0, { 10, 0 })
-  vim.cmd('FsrbRevertBlock')
+  vim.cmd('execute "normal \\<Plug>(fsrb-revert-block)"')
   vim.wait(10000, function() return done >= 1 and applied >= 1 end, 20)
   vim.cmd('silent! wall')
   last = fsrb.last_command or {}
   check(last.command == 'fsrb.revertBlock' and last.arguments and last.arguments[2] == 2 and last.err == nil,
-    ':FsrbRevertBlock reverted block #2 under the cursor', vim.inspect({ last.command, last.err, last.arguments }))
-  check(not uv.fs_stat(ws .. '/notes/b.txt') and not uv.fs_stat(ws .. '/notes'), ':FsrbRevertBlock: notes/b.txt and notes/ gone',
+    '<Plug>(fsrb-revert-block) reverted block #2 under the cursor', vim.inspect({ last.command, last.err, last.arguments }))
+  check(not uv.fs_stat(ws .. '/notes/b.txt') and not uv.fs_stat(ws .. '/notes'), '<Plug>(fsrb-revert-block): notes/b.txt and notes/ gone',
     tostring(read(ws .. '/notes/b.txt')))
 
-  -- 8b. :FsrbRestart: a new client, attached to the patches and the files.
+  -- 8b. :Fsrb restart: a new client, attached to the patches and the files.
   local old = fsrb.clients(buf)[1]
-  vim.cmd('FsrbRestart')
+  vim.cmd('Fsrb restart')
   local readme = vim.fn.bufnr(ws .. '/README.md')
   local restarted = vim.wait(5000, function()
     local c, r = fsrb.clients(buf)[1], fsrb.clients(readme)[1]
@@ -569,7 +662,7 @@ local function main()
   for _, c in ipairs(fsrb.clients()) do
     table.insert(state, string.format('client %d (old %s): buffers %s', c.id, tostring(old and old.id), table.concat(vim.tbl_keys(c.attached_buffers or {}), ',')))
   end
-  check(restarted, ':FsrbRestart: one new client, attached to the patch and to README.md',
+  check(restarted, ':Fsrb restart: one new client, attached to the patch and to README.md',
     string.format('patch %d, README.md %d; %s', buf, readme, #state > 0 and table.concat(state, '; ') or 'no client'))
 
   -- 9. A server that cannot be found is reported clearly (and nothing starts).
@@ -579,11 +672,21 @@ local function main()
     table.insert(notes, { msg = msg, level = level })
   end
   local saved = fsrb.config.cmd
-  fsrb.config.cmd = { ws .. '/no/such/fsrb-lsp' }
+  local bogus = { ws .. '/no/such/fsrb-lsp' }
+  if mode == 'enable' then
+    saved = vim.lsp.config.fsrb.cmd
+    vim.lsp.config('fsrb', { cmd = bogus })
+  else
+    fsrb.config.cmd = bogus
+  end
   fsrb._warned = false
   local id = fsrb.attach(buf)
   vim.notify = notify
-  fsrb.config.cmd = saved
+  if mode == 'enable' then
+    vim.lsp.config('fsrb', { cmd = saved })
+  else
+    fsrb.config.cmd = saved
+  end
   local said = notes[1] and notes[1].msg or ''
   check(id == nil and said:find("cannot start the language server: '.-no/such/fsrb%-lsp' is not executable") ~= nil
     and notes[1].level == vim.log.levels.ERROR, 'a missing server is an error message naming it', said)
@@ -592,6 +695,28 @@ local function main()
   vim.cmd('checkhealth fsrb')
   local health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
   check(health:find('OK', 1, true) and not health:find('ERROR', 1, true), ':checkhealth fsrb reports OK and no ERROR', health)
+  local by = ({ setup = 'set up by setup()', g = 'set up by vim.g.fsrb', enable = "set up by vim.lsp.enable('fsrb')" })[mode or 'setup']
+  check(health:find(by, 1, true) and not health:find('WARNING', 1, true), ':checkhealth fsrb: "' .. by .. '", no warning', health)
+  if mode == 'enable' then
+    check(health:find("vim.lsp.enable('fsrb') starts the client", 1, true) and health:find('lsp/fsrb.lua on the runtimepath', 1, true),
+      ":checkhealth fsrb: lsp/fsrb.lua found, vim.lsp.enable('fsrb') starts the client", health)
+  end
+
+  -- 10b. :help fsrb documents the new ways in (tags built in a copy: the
+  -- plugin folder stays clean).
+  local hdir = vim.fn.tempname()
+  vim.fn.mkdir(hdir, 'p')
+  vim.fn.writefile(vim.fn.readfile(plugin .. '/doc/fsrb.txt'), hdir .. '/fsrb.txt')
+  vim.cmd('silent helptags ' .. vim.fn.fnameescape(hdir))
+  local tags = table.concat(vim.fn.readfile(hdir .. '/tags'), '\n')
+  local missing = {}
+  for _, tag in ipairs({ ':Fsrb', ':Fsrb-apply', ':Fsrb-revert-block', 'fsrb-lsp-enable', 'g:fsrb', 'fsrb-mappings', 'fsrb-preview', 'fsrb-deprecated' }) do
+    if not tags:find('\n' .. vim.pesc(tag) .. '\t') and not vim.startswith(tags, tag .. '\t') then
+      table.insert(missing, tag)
+    end
+  end
+  check(#missing == 0, ':help fsrb has the tags of :Fsrb, its subcommands, vim.lsp.enable, g:fsrb, the mappings, preview, the deprecated commands',
+    table.concat(missing, ' '))
 
   -- 11. Nothing the plugin (or this test) calls is deprecated.
   local messages = vim.fn.execute('messages')

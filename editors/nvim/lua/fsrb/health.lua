@@ -36,25 +36,30 @@ function M.check()
     error('Neovim ' .. version .. ' is too old: fsrb needs 0.7 or newer')
   end
 
-  if fsrb._did_setup then
-    ok("require('fsrb').setup{} has run; filetypes: " .. table.concat(fsrb.config.filetypes, ', ') .. (fsrb.config.markdown and ', markdown' or ''))
+  -- How the plugin was set up (:help fsrb-setup).
+  local how = fsrb._setup_by
+  if how then
+    ok('set up by ' .. how .. '; filetypes: ' .. table.concat(fsrb.config.filetypes, ', ') .. (fsrb.config.markdown and ', markdown' or ''))
   else
-    warn("require('fsrb').setup{} has not run: nothing starts the server", { "add require('fsrb').setup{} to your config" })
+    info('not set up yet: the first patch buffer does it, with the options of vim.g.fsrb (setup() is optional)')
   end
-
-  local cmd = fsrb.config.cmd or {}
-  local exe = cmd[1] and vim.fn.exepath(cmd[1]) or ''
-  if exe == '' then
-    error(string.format("the server command '%s' is not executable", tostring(cmd[1])), {
-      'install it: go install github.com/fsrb/fsrb/cmd/fsrb-lsp@latest (and put $(go env GOPATH)/bin on $PATH)',
-      "or point the plugin at it: require('fsrb').setup{ cmd = { '/path/to/fsrb-lsp' } }",
-    })
-  else
-    local out = vim.fn.system({ exe, '--version' })
-    if vim.v.shell_error == 0 then
-      ok(string.format('server: %s (%s)', exe, vim.trim(out)))
+  if vim.fn.has('nvim-0.11') == 1 then
+    local files = vim.api.nvim_get_runtime_file('lsp/fsrb.lua', true)
+    if #files > 0 then
+      ok('lsp/fsrb.lua on the runtimepath: ' .. files[1])
     else
-      warn(string.format('server: %s does not answer --version: %s', exe, vim.trim(out)))
+      warn('lsp/fsrb.lua is not on the runtimepath: vim.lsp.enable(\'fsrb\') finds no config', { "put the plugin's folder (editors/nvim) on 'runtimepath'" })
+    end
+    if fsrb.managed_by_enable() then
+      ok("vim.lsp.enable('fsrb') starts the client")
+      local cfg = vim.lsp.config[fsrb.config.name] or {}
+      if type(cfg.filetypes) == 'table' then
+        warn("vim.lsp.config('fsrb') sets `filetypes`: vim.lsp.enable then detaches the client from the files patches edit, and the server sees them from disk only", {
+          'leave `filetypes` out (lsp/fsrb.lua starts the client for patch buffers only); use vim.g.fsrb = { markdown = true } for Markdown',
+        })
+      end
+    else
+      info("the plugin starts the client (vim.lsp.enable('fsrb') would do it instead; :help fsrb-lsp-enable)")
     end
   end
 
@@ -67,6 +72,12 @@ function M.check()
     ok(string.format('client %d running, root %s, %d buffer(s)', c.id, tostring(c.config.root_dir), n))
   end
 
+  if vim.fn.has('nvim-0.12') == 1 then
+    ok('Neovim 0.12: code lenses as virtual lines above each block; vim.diagnostic.open_float() lists the places of an ambiguous block (related information, `gf` jumps)')
+  else
+    info('code lenses at the end of the line; Neovim 0.12 shows them as virtual lines above each block, and the places of an ambiguous block in the diagnostic float')
+  end
+  info(':Fsrb apply | apply-block [N] | revert | revert-block [N] | status | log | restart; the old :FsrbApplyAll etc. still work and say once they are deprecated')
   if vim.fn.has('nvim-0.8') == 0 then
     info('Neovim 0.7: the plugin creates the folders of new files before applying an edit, and drops the extra empty last line 0.7 leaves in a new file')
   end

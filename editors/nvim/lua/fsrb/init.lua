@@ -1,8 +1,14 @@
 -- fsrb for Neovim: starts (or reuses) the fsrb-lsp language server for
 -- *.fsrb patch documents (and Markdown, when asked), keeps the server's view
--- of the files the patches edit in sync with their buffers, and adds
--- :FsrbApplyAll, :FsrbApplyBlock, :FsrbRevertAll, :FsrbRevertBlock,
--- :FsrbStatus, :FsrbRestart and :FsrbLog.
+-- of the files the patches edit in sync with their buffers, and backs the
+-- :Fsrb command (lua/fsrb/command.lua).
+--
+-- Three ways in, one behaviour:
+--   - nothing at all: plugin/fsrb.lua sets the plugin up, with the options of
+--     vim.g.fsrb, when the first patch buffer opens;
+--   - require('fsrb').setup(opts) (lazy.nvim's `opts`);
+--   - Neovim 0.11+: vim.lsp.enable('fsrb'), which reads lsp/fsrb.lua; that
+--     file sets the plugin up too (the files patches edit stay in sync).
 --
 -- Works on Neovim 0.7 (Debian 12's 0.7.2) and newer: vim.lsp.start where it
 -- exists (0.8+), vim.lsp.start_client + buf_attach_client before that; no
@@ -38,14 +44,38 @@ local defaults = {
   name = 'fsrb',
 }
 
-M.config = vim.deepcopy(defaults)
-M._did_setup = false
+-- defaults < vim.g.fsrb < opts
+local function load_config(opts)
+  local g = vim.g.fsrb
+  local cfg = vim.tbl_deep_extend('force', vim.deepcopy(defaults), type(g) == 'table' and g or {}, opts or {})
+  if type(cfg.cmd) == 'string' then
+    cfg.cmd = { cfg.cmd }
+  end
+  return cfg
+end
+
+M.config = load_config()
+M._did_setup = false -- setup() ran, called by the user or by the plugin
+M._setup_by = nil -- 'setup()', 'vim.g.fsrb' or "vim.lsp.enable('fsrb')"
 M._clients = {} -- root_dir -> client id (Neovim 0.7 path)
 
 local uv = vim.uv or vim.loop -- vim.loop is deprecated from 0.10 on
 local has_start = vim.lsp.start ~= nil -- Neovim 0.8+
 local function has(version)
   return vim.fn.has('nvim-' .. version) == 1
+end
+
+--- Whether vim.lsp.enable('fsrb') (Neovim 0.11+, lsp/fsrb.lua) starts the
+--- client: the plugin then leaves starting it to Neovim.
+function M.managed_by_enable()
+  if not has('0.11') then
+    return false
+  end
+  if vim.lsp.is_enabled then
+    return vim.lsp.is_enabled(M.config.name)
+  end
+  -- 0.11 before vim.lsp.is_enabled
+  return type(vim.lsp._enabled_configs) == 'table' and vim.lsp._enabled_configs[M.config.name] ~= nil
 end
 
 -- Client methods take self from Neovim 0.11 on (client:request), and are
@@ -267,12 +297,39 @@ local function server_settings()
   return { fuzzy = M.config.fuzzy }
 end
 
-local function client_config(root)
-  local cfg = M.config
-  local handlers = vim.tbl_extend('force', {
+local function handlers()
+  return vim.tbl_extend('force', {
     ['workspace/applyEdit'] = apply_edit_handler,
     ['textDocument/publishDiagnostics'] = publish_diagnostics_handler,
-  }, cfg.handlers or {})
+  }, M.config.handlers or {})
+end
+
+local function on_exit(code, signal)
+  if code ~= 0 and code ~= nil then
+    vim.schedule(function()
+      notify(string.format('the server exited with code %d (signal %d); :Fsrb log shows its log', code, signal or 0), vim.log.levels.WARN)
+    end)
+  end
+end
+
+--- What the plugin does when the client attaches to a patch buffer (not to
+--- the files patches edit): code lenses on, the user's on_attach, and the
+--- files already open in the client's root attached (a new client).
+function M.on_attach(client, bufnr, user_on_attach)
+  if not served(bufnr) then
+    return
+  end
+  if M.config.codelens then
+    refresh_lenses(bufnr)
+  end
+  if user_on_attach then
+    user_on_attach(client, bufnr)
+  end
+  vim.schedule(M.sync_targets)
+end
+
+local function client_config(root)
+  local cfg = M.config
   return {
     name = cfg.name,
     cmd = cfg.cmd,
@@ -280,33 +337,21 @@ local function client_config(root)
     workspace_folders = { { uri = vim.uri_from_fname(root), name = vim.fn.fnamemodify(root, ':t') } },
     init_options = server_settings(),
     settings = { fsrb = server_settings() },
-    handlers = handlers,
+    handlers = handlers(),
     capabilities = cfg.capabilities,
     on_attach = function(client, bufnr)
-      if served(bufnr) then
-        if cfg.codelens then
-          refresh_lenses(bufnr)
-        end
-        if cfg.on_attach then
-          cfg.on_attach(client, bufnr)
-        end
-        -- A client that has just started: the files already open in its root.
-        vim.schedule(M.sync_targets)
-      end
+      M.on_attach(client, bufnr, cfg.on_attach)
     end,
-    on_exit = function(code, signal)
-      if code ~= 0 and code ~= nil then
-        vim.schedule(function()
-          notify(string.format('the server exited with code %d (signal %d); :FsrbLog shows its log', code, signal or 0), vim.log.levels.WARN)
-        end)
-      end
-    end,
+    on_exit = on_exit,
   }
 end
 
 --- Whether the server command can run.
 function M.executable()
-  local cmd = M.config.cmd
+  local cmd = M.server_cmd()
+  if type(cmd) == 'function' then
+    return true -- an RPC function (0.11+): nothing to look up
+  end
   return type(cmd) == 'table' and cmd[1] ~= nil and vim.fn.executable(cmd[1]) == 1
 end
 
@@ -322,6 +367,74 @@ local function reuse(client, config)
   end
   return not client.is_stopped()
 end
+M._reuse = reuse
+
+local function stopped(client)
+  if has('0.11') then
+    return client:is_stopped()
+  end
+  return client.is_stopped()
+end
+
+--- The server command in force: vim.lsp.config's when vim.lsp.enable('fsrb')
+--- starts the client, else the plugin's `cmd`.
+function M.server_cmd()
+  if M.managed_by_enable() then
+    local ok, cfg = pcall(function()
+      return vim.lsp.config[M.config.name]
+    end)
+    if ok and type(cfg) == 'table' and cfg.cmd ~= nil then
+      return cfg.cmd
+    end
+  end
+  return M.config.cmd
+end
+
+-- The resolved vim.lsp.config of the client, ready for vim.lsp.start on
+-- bufnr (its root_dir function called).
+local function enabled_config(bufnr)
+  local cfg = vim.deepcopy(vim.lsp.config[M.config.name])
+  if type(cfg.root_dir) == 'function' then
+    local root
+    cfg.root_dir(bufnr, function(dir)
+      root = dir
+    end)
+    cfg.root_dir = root
+  end
+  return cfg
+end
+
+--- The client config lsp/fsrb.lua gives vim.lsp.config (Neovim 0.11+): the
+--- plugin's options (setup(), vim.g.fsrb) and handlers, the root as the
+--- plugin finds it. vim.lsp.config('fsrb', {...}) can override any field.
+function M.lsp_config()
+  local cfg = M.config
+  return {
+    cmd = cfg.cmd,
+    -- No `filetypes`: vim.lsp.enable detaches a client from every buffer
+    -- whose filetype its config does not list, on each FileType event, and
+    -- so would undo the attaching of the files patches edit (and Neovim
+    -- 0.12, attaching such a buffer again, no longer follows its changes).
+    -- root_dir answers for patch buffers only: nothing starts elsewhere.
+    root_dir = function(bufnr, on_dir)
+      if served(bufnr) then
+        on_dir(find_root(bufnr))
+      end
+    end,
+    reuse_client = function(client, config)
+      return M._reuse(client, config)
+    end,
+    init_options = server_settings(),
+    settings = { fsrb = server_settings() },
+    handlers = handlers(),
+    capabilities = cfg.capabilities,
+    -- The plugin's part of attaching (lenses, the files patches edit) is
+    -- done by its LspAttach autocommand, so that an on_attach of the user's
+    -- (vim.lsp.config('fsrb', { on_attach = ... })) takes nothing away.
+    on_attach = cfg.on_attach,
+    on_exit = on_exit,
+  }
+end
 
 --- Starts or reuses the client for bufnr; returns its id.
 function M.attach(bufnr)
@@ -332,9 +445,13 @@ function M.attach(bufnr)
   if not M.executable() then
     if not M._warned then
       M._warned = true
-      notify(string.format("cannot start the language server: '%s' is not executable (install it with `go install github.com/fsrb/fsrb/cmd/fsrb-lsp@latest`, or set require('fsrb').setup{ cmd = {...} }); :checkhealth fsrb", tostring((M.config.cmd or {})[1])), vim.log.levels.ERROR)
+      local how = M.managed_by_enable() and "vim.lsp.config('fsrb', { cmd = {...} })" or 'vim.g.fsrb = { cmd = {...} }'
+      notify(string.format("cannot start the language server: '%s' is not executable (install it with `go install github.com/fsrb/fsrb/cmd/fsrb-lsp@latest`, or set %s); :checkhealth fsrb", tostring((M.server_cmd() or {})[1]), how), vim.log.levels.ERROR)
     end
     return nil
+  end
+  if M.managed_by_enable() then
+    return vim.lsp.start(enabled_config(bufnr), { bufnr = bufnr, reuse_client = M._reuse })
   end
   local root = find_root(bufnr)
   if has_start then
@@ -383,7 +500,7 @@ function M.sync_buffer(bufnr)
   local real = uv.fs_realpath(fname)
   for _, c in ipairs(M.clients()) do
     local root = c.config and c.config.root_dir
-    if not (c.attached_buffers or {})[bufnr] and (inside(fname, root) or (real and inside(real, uv.fs_realpath(root or '') or root))) then
+    if not stopped(c) and not (c.attached_buffers or {})[bufnr] and (inside(fname, root) or (real and inside(real, uv.fs_realpath(root or '') or root))) then
       vim.lsp.buf_attach_client(bufnr, c.id)
     end
   end
@@ -516,7 +633,7 @@ function M.status(bufnr, on_done)
   return execute(bufnr, 'fsrb.status', { vim.uri_from_bufnr(bufnr) }, on_done)
 end
 
-local function show_status(err, result)
+function M.show_status(err, result)
   if err or type(result) ~= 'table' then
     return
   end
@@ -589,53 +706,41 @@ function M.restart()
   end))
 end
 
-local function create_commands()
-  local cmd = vim.api.nvim_create_user_command
-  cmd('FsrbApplyAll', function()
-    M.apply_all(0)
-  end, { desc = 'fsrb: apply every block of this patch (all or nothing)' })
-  cmd('FsrbApplyBlock', function(o)
-    M.apply_block(0, tonumber(o.args))
-  end, { nargs = '?', desc = 'fsrb: apply block N (default: the block under the cursor)' })
-  cmd('FsrbRevertAll', function()
-    M.revert_all(0)
-  end, { desc = 'fsrb: revert every block of this applied patch (all or nothing)' })
-  cmd('FsrbRevertBlock', function(o)
-    M.revert_block(0, tonumber(o.args))
-  end, { nargs = '?', desc = 'fsrb: revert block N (default: the block under the cursor)' })
-  cmd('FsrbStatus', function()
-    M.status(0, show_status)
-  end, { desc = "fsrb: show the patch's state and each block's" })
-  cmd('FsrbRestart', function()
-    M.restart()
-  end, { desc = 'fsrb: restart the language server' })
-  cmd('FsrbLog', function()
-    vim.cmd('edit ' .. vim.fn.fnameescape(log_path()))
-  end, { desc = "fsrb: open Neovim's LSP log" })
+--- Configures the plugin: optional (see the top of this file). opts override
+--- vim.g.fsrb, which overrides the defaults. Calling it again reconfigures.
+function M.setup(opts)
+  M._setup(opts, 'setup()')
 end
 
---- Configures the plugin. Call once, e.g. require('fsrb').setup{}.
-function M.setup(opts)
-  M.config = vim.tbl_deep_extend('force', vim.deepcopy(defaults), opts or {})
-  if type(M.config.cmd) == 'string' then
-    M.config.cmd = { M.config.cmd }
-  end
+-- by: who set the plugin up ('setup()', 'vim.g.fsrb', "vim.lsp.enable('fsrb')").
+function M._setup(opts, by)
+  M.config = load_config(opts)
   M._warned = false
   M._did_setup = true
+  M._setup_by = by
   wrap_util()
-  create_commands()
+  require('fsrb.command').create()
   local group = vim.api.nvim_create_augroup('fsrb', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
     group = group,
     pattern = filetypes(),
     callback = function(args)
+      if M.managed_by_enable() then
+        -- vim.lsp.enable's own FileType autocommand starts the client; only
+        -- say when it cannot (Neovim itself writes that to its log only).
+        if not M.executable() then
+          M.attach(args.buf)
+        end
+        return
+      end
       M.attach(args.buf)
     end,
     desc = 'fsrb: start or reuse the language server',
   })
-  if M.config.codelens then
+  if M.config.codelens and not has('0.12') then
     -- Block statuses as code lenses ("#2 2 matches", "#1 applies at …"),
-    -- asked again whenever the server re-validates the patch.
+    -- asked again whenever the server re-validates the patch. (0.12's
+    -- vim.lsp.codelens.enable keeps them fresh by itself, as virtual lines.)
     -- Only for patches: the files attached for syncing get no lenses.
     vim.api.nvim_create_autocmd({ 'BufEnter', 'DiagnosticChanged' }, {
       group = group,
@@ -646,6 +751,20 @@ function M.setup(opts)
         end
       end,
       desc = 'fsrb: refresh code lenses',
+    })
+  end
+  if has('0.8') then
+    -- A client started by vim.lsp.enable('fsrb') runs no on_attach of the
+    -- plugin's: the plugin's part of attaching happens here.
+    vim.api.nvim_create_autocmd('LspAttach', {
+      group = group,
+      callback = function(args)
+        local client = vim.lsp.get_client_by_id(args.data and args.data.client_id or -1)
+        if client and client.name == M.config.name and M.managed_by_enable() then
+          M.on_attach(client, args.buf)
+        end
+      end,
+      desc = 'fsrb: code lenses and the files patches edit, for vim.lsp.enable',
     })
   end
   if M.config.sync_targets then
@@ -669,8 +788,19 @@ function M.setup(opts)
           vim.cmd('setlocal syntax=fsrb')
         end)
       end
-      M.attach(b)
+      if not M.managed_by_enable() then
+        M.attach(b)
+      end
     end
+  end
+end
+
+--- Sets the plugin up from vim.g.fsrb unless setup() already ran: what
+--- plugin/fsrb.lua does on the first patch buffer, and lsp/fsrb.lua when
+--- vim.lsp.enable('fsrb') reads it.
+function M.auto_setup(by)
+  if not M._did_setup then
+    M._setup(nil, by or 'vim.g.fsrb')
   end
 end
 

@@ -1,0 +1,182 @@
+-- :Fsrb {subcommand} [args], its completion, the <Plug> mappings and the old
+-- :FsrbX commands (deprecated aliases). Light on purpose: plugin/fsrb.lua
+-- loads it at startup, and require('fsrb') (which loads vim.lsp) waits until
+-- a subcommand runs.
+local M = {}
+
+local unpack = table.unpack or unpack
+
+local function fsrb()
+  return require('fsrb')
+end
+
+local function err(msg)
+  vim.notify('fsrb: ' .. msg, vim.log.levels.ERROR)
+end
+
+-- A block number argument: nil when absent, false when not a number.
+local function block_arg(args)
+  if args[1] == nil then
+    return nil
+  end
+  local n = tonumber(args[1])
+  if not n or n < 1 or n % 1 ~= 0 then
+    err(string.format("'%s' is not a block number", args[1]))
+    return false
+  end
+  return n
+end
+
+-- In completion order. `preview` is left out until the server has a preview
+-- command (:help fsrb-preview).
+M.order = { 'apply', 'apply-block', 'revert', 'revert-block', 'status', 'log', 'restart' }
+
+M.subcommands = {
+  apply = {
+    desc = 'apply every block of this patch (all or nothing)',
+    run = function()
+      fsrb().apply_all(0)
+    end,
+  },
+  ['apply-block'] = {
+    desc = 'apply block N (default: the block under the cursor)',
+    nargs = '?',
+    run = function(args)
+      local n = block_arg(args)
+      if n ~= false then
+        fsrb().apply_block(0, n)
+      end
+    end,
+  },
+  revert = {
+    desc = 'revert every block of this applied patch (all or nothing)',
+    run = function()
+      fsrb().revert_all(0)
+    end,
+  },
+  ['revert-block'] = {
+    desc = 'revert block N (default: the block under the cursor)',
+    nargs = '?',
+    run = function(args)
+      local n = block_arg(args)
+      if n ~= false then
+        fsrb().revert_block(0, n)
+      end
+    end,
+  },
+  status = {
+    desc = "show the patch's state and each block's",
+    run = function()
+      fsrb().status(0, fsrb().show_status)
+    end,
+  },
+  log = {
+    desc = "open Neovim's LSP log",
+    run = function()
+      vim.cmd('edit ' .. vim.fn.fnameescape(fsrb().log_path()))
+    end,
+  },
+  restart = {
+    desc = 'restart the language server',
+    run = function()
+      fsrb().restart()
+    end,
+  },
+}
+
+--- Runs `:Fsrb {args}`; no subcommand is `status`.
+function M.run(fargs)
+  local name = fargs[1] or 'status'
+  local args = { unpack(fargs, 2) }
+  if name == 'preview' then
+    err('`:Fsrb preview` is not available yet: it comes with the server\'s preview command (:help fsrb-preview)')
+    return
+  end
+  local sub = M.subcommands[name]
+  if not sub then
+    err(string.format("unknown subcommand '%s'; one of: %s", name, table.concat(M.order, ', ')))
+    return
+  end
+  if not sub.nargs and #args > 0 then
+    err(string.format("'%s' takes no argument", name))
+    return
+  end
+  if sub.nargs == '?' and #args > 1 then
+    err(string.format("'%s' takes at most one argument", name))
+    return
+  end
+  sub.run(args)
+end
+
+--- Completion of `:Fsrb`: the subcommands, then nothing (block numbers are
+--- typed).
+function M.complete(arglead, cmdline, cursorpos)
+  local before = cmdline:sub(1, cursorpos)
+  local words = vim.split(vim.trim((before:gsub('^%s*%S+', '', 1))), '%s+', { trimempty = true })
+  -- The subcommand position: no word yet, or the one being typed.
+  if #words == 0 or (#words == 1 and arglead ~= '') then
+    local out = {}
+    for _, name in ipairs(M.order) do
+      if vim.startswith(name, arglead) then
+        table.insert(out, name)
+      end
+    end
+    return out
+  end
+  return {}
+end
+
+-- The commands before :Fsrb, kept as aliases that say once that they are
+-- deprecated (:help fsrb-deprecated).
+M.aliases = {
+  FsrbApplyAll = 'apply',
+  FsrbApplyBlock = 'apply-block',
+  FsrbRevertAll = 'revert',
+  FsrbRevertBlock = 'revert-block',
+  FsrbStatus = 'status',
+  FsrbRestart = 'restart',
+  FsrbLog = 'log',
+}
+M._told = {}
+
+-- <Plug> mappings (normal mode); a count picks the block of the *-block ones.
+M.plugs = {
+  ['<Plug>(fsrb-apply)'] = 'apply',
+  ['<Plug>(fsrb-apply-block)'] = 'apply-block',
+  ['<Plug>(fsrb-revert)'] = 'revert',
+  ['<Plug>(fsrb-revert-block)'] = 'revert-block',
+  ['<Plug>(fsrb-status)'] = 'status',
+}
+
+--- Defines :Fsrb, the aliases and the <Plug> mappings (again: harmless).
+function M.create()
+  local create = vim.api.nvim_create_user_command
+  create('Fsrb', function(o)
+    M.run(o.fargs)
+  end, {
+    nargs = '*',
+    complete = M.complete,
+    desc = 'fsrb: apply | apply-block [N] | revert | revert-block [N] | status | log | restart',
+  })
+  for old, sub in pairs(M.aliases) do
+    local nargs = M.subcommands[sub].nargs or 0
+    create(old, function(o)
+      if not M._told[old] then
+        M._told[old] = true
+        vim.notify(string.format('fsrb: :%s is deprecated, use :Fsrb %s (:help fsrb-deprecated)', old, sub), vim.log.levels.WARN)
+      end
+      M.run({ sub, unpack(o.fargs) })
+    end, { nargs = nargs, desc = 'fsrb: deprecated, use :Fsrb ' .. sub })
+  end
+  for lhs, sub in pairs(M.plugs) do
+    vim.keymap.set('n', lhs, function()
+      local args = { sub }
+      if M.subcommands[sub].nargs and vim.v.count > 0 then
+        table.insert(args, tostring(vim.v.count))
+      end
+      M.run(args)
+    end, { silent = true, desc = 'fsrb: ' .. M.subcommands[sub].desc })
+  end
+end
+
+return M
