@@ -129,6 +129,118 @@ local function buffers()
   return out
 end
 
+-- :Fsrb preview in the patch buffer buf (every block valid, none
+-- applied), checked; returns the preview left open (its tab page current)
+-- for :Fsrb apply, or nil when the server has no preview command.
+local function preview_checks(buf, ws, expected)
+  local before = os.getenv('FSRB_BEFORE')
+  local P
+  local function open()
+    local said = {}
+    local notify_was = vim.notify
+    vim.notify = function(msg, level) table.insert(said, { msg = msg, level = level }) end
+    vim.cmd('Fsrb preview')
+    P = package.loaded['fsrb.preview']
+    vim.wait(5000, function() return (P and P.shown ~= nil) or #said > 0 end, 20)
+    vim.notify = notify_was
+    return P and P.shown, said
+  end
+  local tabs0 = #vim.api.nvim_list_tabpages()
+  local p, said = open()
+  if not p then
+    local msg = said[1] and said[1].msg or '(nothing said)'
+    if os.getenv('FSRB_E2E_REQUIRE_PREVIEW') == '1' then
+      check(false, ':Fsrb preview opens the preview', msg)
+    else
+      check(msg:find('this fsrb-lsp has no preview', 1, true) and said[1].level == vim.log.levels.ERROR,
+        ':Fsrb preview with a server that has no fsrb.preview says so clearly', msg)
+      log('NOTE the server has no preview command (fsrb.preview): the preview was not checked')
+    end
+    same_tree('after :Fsrb preview', before, ws)
+    return nil
+  end
+  -- One tab page per file, the first one current; in each, the current
+  -- text (left) and the proposed text (right) in diff mode.
+  local want_ops = { ['README.md'] = 'modify', ['src/app.py'] = 'modify', ['docs/guide/usage.md'] = 'create', ['legacy/old.txt'] = 'delete' }
+  check(#p.tabs == 4 and #vim.api.nvim_list_tabpages() == tabs0 + 4 and vim.api.nvim_get_current_tabpage() == p.tabs[1],
+    ':Fsrb preview: 4 tab pages (one per file), the first one current', string.format('%d preview tab pages, %d in all', #p.tabs, #vim.api.nvim_list_tabpages()))
+  local function text(b)
+    local lines = vim.api.nvim_buf_get_lines(b, 0, -1, false)
+    if #lines == 1 and lines[1] == '' then
+      return ''
+    end
+    return table.concat(lines, '\n') .. '\n'
+  end
+  local ndiff, seen, header = 0, {}, nil
+  for i, tab in ipairs(p.tabs) do
+    local left, right
+    for _, w in ipairs(vim.api.nvim_tabpage_list_wins(tab)) do
+      local b = vim.api.nvim_win_get_buf(w)
+      local name = vim.api.nvim_buf_get_name(b)
+      if vim.wo[w].diff then
+        ndiff = ndiff + 1
+        if name:find('^fsrb://current/') then
+          left = b
+        elseif name:find('^fsrb://proposed/') then
+          right = b
+        end
+      elseif name == '' then
+        header = b
+      end
+    end
+    local path = left and vim.api.nvim_buf_get_name(left):sub(#'fsrb://current/' + 1) or '?'
+    local f = p.files[i] or {}
+    seen[path] = f.operation
+    check(left and right and vim.api.nvim_buf_get_name(right) == 'fsrb://proposed/' .. path and f.path == path,
+      string.format('preview tab page %d: fsrb://current/%s | fsrb://proposed/%s, in diff mode', i, path, path),
+      vim.inspect({ left and vim.api.nvim_buf_get_name(left), right and vim.api.nvim_buf_get_name(right), f.path }))
+    if left and right then
+      check(not vim.bo[left].modifiable and not vim.bo[right].modifiable and vim.bo[left].buftype == 'nofile' and vim.bo[right].buftype == 'nofile',
+        '  ' .. path .. ': both sides read-only scratch buffers')
+      local op = want_ops[path]
+      local want_left = op == 'create' and '' or read(before .. '/' .. path)
+      local want_right = op == 'delete' and '' or read(expected .. '/' .. path)
+      check(text(left) == want_left, string.format('  %s (%s): the current side is fixture/before/%s', path, tostring(op), op == 'create' and '(empty)' or path),
+        string.format('%q', text(left)))
+      check(text(right) == want_right, string.format('  %s (%s): the proposed side is %s', path, tostring(op), op == 'delete' and '(empty)' or 'fixture/after/' .. path),
+        string.format('%q', text(right)))
+    end
+  end
+  check(ndiff == 8, 'the preview has 8 diff windows (2 per file)', tostring(ndiff))
+  check(vim.deep_equal(seen, want_ops), 'the preview shows README.md, src/app.py (modify), docs/guide/usage.md (create), legacy/old.txt (delete)', vim.inspect(seen))
+  local htext = header and vim.api.nvim_buf_get_lines(header, 0, 1, false)[1] or ''
+  check(htext:find('fsrb preview: 4 files — :Fsrb apply to apply all, :tabclose to close', 1, true),
+    'the header: "fsrb preview: 4 files — :Fsrb apply to apply all, :tabclose to close"', htext)
+  same_tree('after :Fsrb preview', before, ws)
+  -- Not in the preview: single blocks.
+  local said2 = {}
+  local notify_was = vim.notify
+  vim.notify = function(msg) table.insert(said2, msg) end
+  vim.cmd('Fsrb apply-block 1')
+  vim.notify = notify_was
+  check(said2[1] and said2[1]:find('does not work in the preview', 1, true), ':Fsrb apply-block in the preview is refused', vim.inspect(said2))
+
+  -- :tabclose on one of its tab pages closes the whole preview; nothing changes.
+  vim.api.nvim_set_current_tabpage(p.tabs[2])
+  vim.cmd('tabclose')
+  local closed = vim.wait(2000, function() return P.shown == nil and #vim.api.nvim_list_tabpages() == tabs0 end, 20)
+  local left_over = {}
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_get_name(b):find('^fsrb://') then
+      table.insert(left_over, vim.api.nvim_buf_get_name(b))
+    end
+  end
+  check(closed and #left_over == 0, ':tabclose in the preview closes all of it, its buffers wiped',
+    string.format('%d tab pages, buffers %s', #vim.api.nvim_list_tabpages(), table.concat(left_over, ', ')))
+  same_tree('after closing the preview', before, ws)
+  check(vim.api.nvim_get_current_buf() == buf, 'closing the preview: back on the patch', vim.api.nvim_buf_get_name(0))
+
+  -- Open again, for :Fsrb apply.
+  p = open()
+  check(p ~= nil and vim.api.nvim_get_current_tabpage() == p.tabs[1], ':Fsrb preview again: open, for :Fsrb apply')
+  return p
+end
+
 local function main()
   local plugin, lsp, expected = os.getenv('FSRB_PLUGIN'), os.getenv('FSRB_LSP'), os.getenv('FSRB_EXPECTED')
   assert(plugin and lsp and expected, 'FSRB_PLUGIN, FSRB_LSP and FSRB_EXPECTED must be set')
@@ -154,10 +266,14 @@ local function main()
       check(cfg and vim.deep_equal(cfg.cmd, { 'fsrb-lsp' }) and type(cfg.root_dir) == 'function' and cfg.filetypes == nil,
         "lsp/fsrb.lua read from the runtimepath: cmd { 'fsrb-lsp' }, a root_dir function, no filetypes", vim.inspect(cfg and { cfg.cmd, cfg.filetypes }))
     end
-    -- :Fsrb completes its subcommands (preview is not one yet).
+    plug = vim.fn.maparg('<Plug>(fsrb-preview)', 'n', false, true)
+    check(type(plug) == 'table' and next(plug) ~= nil, '<Plug>(fsrb-preview) mapped')
+    -- :Fsrb completes its subcommands.
     local subs = vim.fn.getcompletion('Fsrb ', 'cmdline')
-    check(table.concat(subs, ' ') == 'apply apply-block revert revert-block status log restart',
-      ':Fsrb completes apply apply-block revert revert-block status log restart', table.concat(subs, ' '))
+    check(table.concat(subs, ' ') == 'apply apply-block preview revert revert-block status log restart',
+      ':Fsrb completes apply apply-block preview revert revert-block status log restart', table.concat(subs, ' '))
+    subs = vim.fn.getcompletion('Fsrb p', 'cmdline')
+    check(table.concat(subs, ' ') == 'preview', ':Fsrb p<Tab>: preview', table.concat(subs, ' '))
     subs = vim.fn.getcompletion('Fsrb re', 'cmdline')
     check(table.concat(subs, ' ') == 'revert revert-block restart', ':Fsrb re<Tab>: revert revert-block restart', table.concat(subs, ' '))
     check(#vim.fn.getcompletion('Fsrb apply ', 'cmdline') == 0, ':Fsrb apply <Tab>: nothing more')
@@ -167,8 +283,8 @@ local function main()
     vim.cmd('Fsrb preview')
     vim.cmd('Fsrb frobnicate')
     vim.notify = notify_preview
-    check(#said_preview == 2 and said_preview[1]:find('not available yet', 1, true) and said_preview[2]:find("unknown subcommand 'frobnicate'", 1, true),
-      ':Fsrb preview: "not available yet"; an unknown subcommand is named', vim.inspect(said_preview))
+    check(#said_preview == 2 and said_preview[1]:find('there is no patch in this buffer', 1, true) and said_preview[2]:find("unknown subcommand 'frobnicate'", 1, true),
+      ':Fsrb preview outside a patch: "there is no patch in this buffer"; an unknown subcommand is named', vim.inspect(said_preview))
   else
     -- As a user's config would: the plugin on 'runtimepath', filetype detection on.
     vim.opt.runtimepath:prepend(plugin)
@@ -416,11 +532,35 @@ local function main()
 
   local done = 0
   vim.api.nvim_create_autocmd('User', { pattern = 'FsrbCommandDone', callback = function() done = done + 1 end })
+
+  -- 3b. :Fsrb preview: a tab page per file, current and proposed text in
+  -- diff mode; :tabclose closes it all and changes nothing; :Fsrb apply in
+  -- it applies the patch and closes it. With a server that has no preview
+  -- (fsrb.preview), :Fsrb preview says so and :Fsrb apply runs as usual.
+  local preview = preview_checks(buf, ws, expected)
+  local tabs0 = #vim.api.nvim_list_tabpages()
+  done = 0
   vim.cmd('Fsrb apply')
-  vim.wait(10000, function() return applied >= 1 and done >= 1 end, 20)
-  check(applied == 1, 'workspace/applyEdit received and applied (:Fsrb apply)', tostring(applied))
+  local want_done = preview and 2 or 1 -- in the preview: fsrb.preview again, then fsrb.applyAll
+  vim.wait(10000, function() return applied >= 1 and done >= want_done end, 20)
+  check(applied == 1, 'workspace/applyEdit received and applied (:Fsrb apply' .. (preview and ' in the preview)' or ')'), tostring(applied))
   local last = require('fsrb').last_command or {}
-  check(done == 1 and last.err == nil, 'executeCommand fsrb.applyAll answered without error', last.err and last.err.message)
+  check(done == want_done and last.command == 'fsrb.applyAll' and last.err == nil, 'executeCommand fsrb.applyAll answered without error',
+    last.err and last.err.message or string.format('%d answers, last %s', done, tostring(last.command)))
+  if preview then
+    local P = package.loaded['fsrb.preview']
+    local closed = vim.wait(2000, function() return P.shown == nil end, 20)
+    local names = {}
+    for _, b in ipairs(vim.api.nvim_list_bufs()) do
+      if vim.api.nvim_buf_get_name(b):find('^fsrb://') then
+        table.insert(names, vim.api.nvim_buf_get_name(b))
+      end
+    end
+    check(closed and #vim.api.nvim_list_tabpages() == tabs0 - #preview.tabs and #names == 0
+      and vim.api.nvim_get_current_buf() == buf,
+      ':Fsrb apply in the preview closed it: its tab pages and buffers gone, back on the patch',
+      string.format('%d tab pages, buffers %s', #vim.api.nvim_list_tabpages(), table.concat(names, ', ')))
+  end
   check(type(last.result) == 'table' and last.result.applied == true, 'the server reports the edit applied', vim.inspect(last.result))
   log('     the edit: %s', edits[#edits] or '(none)')
 

@@ -27,15 +27,36 @@ local function block_arg(args)
   return n
 end
 
--- In completion order. `preview` is left out until the server has a preview
--- command (:help fsrb-preview).
-M.order = { 'apply', 'apply-block', 'revert', 'revert-block', 'status', 'log', 'restart' }
+-- In completion order.
+M.order = { 'apply', 'apply-block', 'preview', 'revert', 'revert-block', 'status', 'log', 'restart' }
+
+-- The preview the current tab page shows (lua/fsrb/preview.lua), or nil;
+-- loads nothing when no preview was ever opened.
+local function in_preview()
+  local preview = package.loaded['fsrb.preview']
+  return preview and preview.current() or nil
+end
+
+-- The *-block and revert subcommands have no meaning in a preview (it shows
+-- the whole change).
+local function not_in_preview(name)
+  if in_preview() then
+    err(string.format("':Fsrb %s' does not work in the preview, which shows the whole change: :Fsrb apply applies it all, :tabclose closes it", name))
+    return false
+  end
+  return true
+end
 
 M.subcommands = {
   apply = {
-    desc = 'apply every block of this patch (all or nothing)',
+    desc = 'apply every block of this patch (all or nothing); in the preview, its patch',
     run = function()
-      fsrb().apply_all(0)
+      local p = in_preview()
+      if p then
+        require('fsrb.preview').apply(p)
+      else
+        fsrb().apply_all(0)
+      end
     end,
   },
   ['apply-block'] = {
@@ -43,7 +64,7 @@ M.subcommands = {
     nargs = '?',
     run = function(args)
       local n = block_arg(args)
-      if n ~= false then
+      if n ~= false and not_in_preview('apply-block') then
         fsrb().apply_block(0, n)
       end
     end,
@@ -51,7 +72,15 @@ M.subcommands = {
   revert = {
     desc = 'revert every block of this applied patch (all or nothing)',
     run = function()
-      fsrb().revert_all(0)
+      if not_in_preview('revert') then
+        fsrb().revert_all(0)
+      end
+    end,
+  },
+  preview = {
+    desc = 'show the whole change, one diff per file, before applying it',
+    run = function()
+      require('fsrb.preview').open(0)
     end,
   },
   ['revert-block'] = {
@@ -59,7 +88,7 @@ M.subcommands = {
     nargs = '?',
     run = function(args)
       local n = block_arg(args)
-      if n ~= false then
+      if n ~= false and not_in_preview('revert-block') then
         fsrb().revert_block(0, n)
       end
     end,
@@ -67,7 +96,8 @@ M.subcommands = {
   status = {
     desc = "show the patch's state and each block's",
     run = function()
-      fsrb().status(0, fsrb().show_status)
+      local p = in_preview()
+      fsrb().status(p and p.patch or 0, fsrb().show_status)
     end,
   },
   log = {
@@ -88,10 +118,6 @@ M.subcommands = {
 function M.run(fargs)
   local name = fargs[1] or 'status'
   local args = { unpack(fargs, 2) }
-  if name == 'preview' then
-    err('`:Fsrb preview` is not available yet: it comes with the server\'s preview command (:help fsrb-preview)')
-    return
-  end
   local sub = M.subcommands[name]
   if not sub then
     err(string.format("unknown subcommand '%s'; one of: %s", name, table.concat(M.order, ', ')))
@@ -143,6 +169,7 @@ M._told = {}
 M.plugs = {
   ['<Plug>(fsrb-apply)'] = 'apply',
   ['<Plug>(fsrb-apply-block)'] = 'apply-block',
+  ['<Plug>(fsrb-preview)'] = 'preview',
   ['<Plug>(fsrb-revert)'] = 'revert',
   ['<Plug>(fsrb-revert-block)'] = 'revert-block',
   ['<Plug>(fsrb-status)'] = 'status',
@@ -156,7 +183,7 @@ function M.create()
   end, {
     nargs = '*',
     complete = M.complete,
-    desc = 'fsrb: apply | apply-block [N] | revert | revert-block [N] | status | log | restart',
+    desc = 'fsrb: apply | apply-block [N] | preview | revert | revert-block [N] | status | log | restart',
   })
   for old, sub in pairs(M.aliases) do
     local nargs = M.subcommands[sub].nargs or 0

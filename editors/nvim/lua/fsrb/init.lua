@@ -34,6 +34,9 @@ local defaults = {
   handlers = nil,
   -- Show the server's code lenses (block status, "Apply") and keep them fresh.
   codelens = true,
+  -- Show the server's inlay hints in patch buffers (where each block
+  -- applies), when it offers them. Neovim 0.10+.
+  inlay_hints = true,
   -- Attach the client to every buffer of a file inside its root (the files
   -- patches edit), so that the server sees their unsaved text, their edits
   -- and their saves: without it, the server knows them from disk only and
@@ -322,6 +325,10 @@ function M.on_attach(client, bufnr, user_on_attach)
   if M.config.codelens then
     refresh_lenses(bufnr)
   end
+  local caps = client.server_capabilities or {}
+  if M.config.inlay_hints and caps.inlayHintProvider and has('0.10') then
+    pcall(vim.lsp.inlay_hint.enable, true, { bufnr = bufnr })
+  end
   if user_on_attach then
     user_on_attach(client, bufnr)
   end
@@ -547,13 +554,14 @@ end
 
 -- Commands ------------------------------------------------------------------
 
-local function execute(bufnr, command, arguments, on_done)
+-- quiet: on_done reports an error itself.
+local function execute(bufnr, command, arguments, on_done, quiet)
   local client = client_for(bufnr)
   if not client then
     return false
   end
   request(client, 'workspace/executeCommand', { command = command, arguments = arguments }, function(err, result)
-    if err then
+    if err and not quiet then
       notify(command .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
     end
     M.last_command = { command = command, arguments = arguments, err = err, result = result }
@@ -631,6 +639,16 @@ end
 function M.status(bufnr, on_done)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   return execute(bufnr, 'fsrb.status', { vim.uri_from_bufnr(bufnr) }, on_done)
+end
+
+--- Asks the server what applying every block (every block not applied yet)
+--- would do: on_done(err, { files = { { uri, path, operation = 'modify' |
+--- 'create' | 'delete', current, proposed }, ... } }). An error is left to
+--- on_done (an older server answers "unknown command"). :Fsrb preview
+--- (lua/fsrb/preview.lua) shows it.
+function M.preview(bufnr, on_done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  return execute(bufnr, 'fsrb.preview', { vim.uri_from_bufnr(bufnr) }, on_done, true)
 end
 
 function M.show_status(err, result)
