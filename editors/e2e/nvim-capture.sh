@@ -6,8 +6,12 @@
 #   - screenshots/nvim-applied.{txt,png}: Neovim 0.12 (the cache's forky
 #     wrapper, see modern-nvim.sh; NVIM_APPLIED=... to use another) after the
 #     "farewell" quick fix, :Fsrb apply and :wall (capture-applied.lua): the
-#     patch showing itself applied, over the edited src/app.py.
-#   usage: nvim-capture.sh [OUT_DIR]     (FSRB_LSP_BIN: a prebuilt server)
+#     patch showing itself applied, over the edited src/app.py;
+#   - screenshots/nvim-preview.{txt,png}: Neovim 0.12 (the same) after the
+#     quick fix and :Fsrb preview (capture-preview.lua), on src/app.py's tab
+#     page: the current and the proposed text as a diff.
+#   usage: nvim-capture.sh [OUT_DIR]     (FSRB_LSP_BIN: a prebuilt server;
+#          FSRB_CAPTURES="preview": only those of nvim, applied, preview)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -60,7 +64,10 @@ shoot() {
   echo "wrote $out/$name.txt and $out/$name.png"
 }
 
+wanted() { case " ${FSRB_CAPTURES:-nvim applied preview} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
 # 1. Neovim 0.7.2: the diagnostics on the patch as written.
+if wanted nvim; then
 start diagnostics 30 nvim change.fsrb
 sleep 2
 tmux send-keys -t "$session" '3jzt' ''
@@ -68,8 +75,10 @@ sleep 1
 tmux send-keys -t "$session" '9j' ':echo ""' Enter
 sleep 0.5
 shoot nvim 30
+fi
 
 # 2. Neovim 0.12: applied. The patch above, the end of src/app.py below.
+if wanted applied; then
 start applied 40 "$nvim_applied" change.fsrb
 sleep 1
 tmux send-keys -t "$session" ":luafile $here/nvim/capture-applied.lua" Enter
@@ -79,3 +88,16 @@ flag=$(cat "$tmp/flag-applied" 2>/dev/null || echo "no answer")
 tmux send-keys -t "$session" ':cd .' Enter ':belowright 11split +7 src/app.py' Enter 'zt' ':wincmd k' Enter ':echo ""' Enter
 sleep 1
 shoot nvim-applied 40
+fi
+
+# 3. Neovim 0.12: :Fsrb preview, on src/app.py's tab page.
+if wanted preview; then
+start preview 30 "$nvim_applied" change.fsrb
+sleep 1
+tmux send-keys -t "$session" ":luafile $here/nvim/capture-preview.lua" Enter
+for _ in $(seq 100); do [ -s "$tmp/flag-preview" ] && break; sleep 0.1; done
+flag=$(cat "$tmp/flag-preview" 2>/dev/null || echo "no answer")
+[ "$flag" = done ] || { tmux capture-pane -t "$session" -p >&2; echo "nvim-capture: $flag" >&2; exit 1; }
+sleep 1
+shoot nvim-preview 30
+fi

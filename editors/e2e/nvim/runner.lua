@@ -211,6 +211,10 @@ local function preview_checks(buf, ws, expected)
   local htext = header and vim.api.nvim_buf_get_lines(header, 0, 1, false)[1] or ''
   check(htext:find('fsrb preview: 4 files — :Fsrb apply to apply all, :tabclose to close', 1, true),
     'the header: "fsrb preview: 4 files — :Fsrb apply to apply all, :tabclose to close"', htext)
+  local tl = P.tabline()
+  check(vim.o.tabline:find('fsrb.preview', 1, true) and tl:find('1/4 README.md', 1, true) and tl:find('2/4 src/app.py', 1, true)
+    and tl:find('3/4 docs/guide/usage.md (new)', 1, true) and tl:find('4/4 legacy/old.txt (deleted)', 1, true),
+    'the tab pages labelled "1/4 README.md" … "4/4 legacy/old.txt (deleted)" (no \'tabline\' of the user\'s)', vim.o.tabline .. ' → ' .. tl)
   same_tree('after :Fsrb preview', before, ws)
   -- Not in the preview: single blocks.
   local said2 = {}
@@ -230,7 +234,7 @@ local function preview_checks(buf, ws, expected)
       table.insert(left_over, vim.api.nvim_buf_get_name(b))
     end
   end
-  check(closed and #left_over == 0, ':tabclose in the preview closes all of it, its buffers wiped',
+  check(closed and #left_over == 0 and vim.o.tabline == '', ':tabclose in the preview closes all of it, its buffers wiped, \'tabline\' back to empty',
     string.format('%d tab pages, buffers %s', #vim.api.nvim_list_tabpages(), table.concat(left_over, ', ')))
   same_tree('after closing the preview', before, ws)
   check(vim.api.nvim_get_current_buf() == buf, 'closing the preview: back on the patch', vim.api.nvim_buf_get_name(0))
@@ -438,6 +442,51 @@ local function main()
     end
     check(#above >= 2 and table.concat(above, ' | '):find('#2 applies at src/app.py:9', 1, true),
       '0.12: the code lenses are virtual lines above the blocks', table.concat(above, ' | '))
+  end
+
+  -- 2b. Inlay hints (0.10+, when the server offers them): where each block
+  -- lands, at the end of its opening line ("→ README.md:3"); on 0.12 also
+  -- that they are drawn.
+  if vim.fn.has('nvim-0.10') == 1 then
+    if (client.server_capabilities or {}).inlayHintProvider then
+      check(vim.lsp.inlay_hint.is_enabled({ bufnr = buf }), 'inlay hints enabled for the patch buffer')
+      local function hint_labels()
+        local out = {}
+        for _, h in ipairs(vim.lsp.inlay_hint.get({ bufnr = buf })) do
+          local label = h.inlay_hint.label
+          if type(label) == 'table' then
+            local parts = {}
+            for _, part in ipairs(label) do
+              table.insert(parts, part.value)
+            end
+            label = table.concat(parts)
+          end
+          table.insert(out, string.format('%d:%s', h.inlay_hint.position.line + 1, tostring(label)))
+        end
+        return table.concat(out, ' | ')
+      end
+      local got_hint = vim.wait(5000, function() return hint_labels():find('→ README.md:3', 1, true) ~= nil end, 20)
+      check(got_hint, 'an inlay hint "→ README.md:3" on block #1', hint_labels())
+      log('     inlay hints: %s', hint_labels())
+      if vim.fn.has('nvim-0.12') == 1 then
+        vim.cmd('redraw')
+        local drawn = {}
+        for name, ns in pairs(vim.api.nvim_get_namespaces()) do
+          if name:find('inlayhint', 1, true) then
+            for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+              for _, chunk in ipairs((m[4] or {}).virt_text or {}) do
+                table.insert(drawn, chunk[1])
+              end
+            end
+          end
+        end
+        check(table.concat(drawn, ' '):find('→ README.md:3', 1, true), '0.12: the hint "→ README.md:3" is drawn in the patch buffer', table.concat(drawn, ' | '))
+      end
+    elseif os.getenv('FSRB_E2E_REQUIRE_INLAY') == '1' then
+      check(false, 'the server offers inlay hints')
+    else
+      log('NOTE the server offers no inlay hints: not checked')
+    end
   end
 
   -- 3. "Apply all blocks" is offered, once, whatever kinds are asked for.

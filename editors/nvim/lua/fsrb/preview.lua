@@ -149,6 +149,40 @@ function M.current(bufnr)
   return nil
 end
 
+-- While a preview is shown and the user has no 'tabline' of their own, the
+-- tab pages are labelled by the preview ("2/4 src/app.py") rather than by
+-- the shortened buffer name ("f//p/s/app.py"); other tab pages as Neovim
+-- labels them (the file's name, "+" when modified).
+local our_tabline = "%!v:lua.require'fsrb.preview'.tabline()"
+local tab_note = { create = ' (new)', delete = ' (deleted)' }
+
+function M.tabline()
+  local p = M.shown
+  local index = {}
+  for k, t in ipairs(p and p.tabs or {}) do
+    index[t] = k
+  end
+  local cur = api.nvim_get_current_tabpage()
+  local out = {}
+  for i, t in ipairs(api.nvim_list_tabpages()) do
+    local k, label = index[t], nil
+    if k then
+      local f = p.files[k]
+      label = string.format('%d/%d %s%s', k, #p.files, tostring(f.path), tab_note[f.operation] or '')
+    else
+      local b = api.nvim_win_get_buf(api.nvim_tabpage_get_win(t))
+      local name = api.nvim_buf_get_name(b)
+      label = name == '' and '[No Name]' or vim.fn.fnamemodify(name, ':t')
+      if vim.bo[b].modified then
+        label = label .. ' +'
+      end
+    end
+    table.insert(out, (t == cur and '%#TabLineSel#' or '%#TabLine#') .. '%' .. i .. 'T ' .. stl(label) .. ' ')
+  end
+  table.insert(out, '%#TabLineFill#%T')
+  return table.concat(out)
+end
+
 local function header_text(p)
   local n = #p.files
   return string.format(' fsrb preview: %d file%s — :Fsrb apply to apply all, :tabclose to close  (gt/gT: next/previous file)',
@@ -232,6 +266,9 @@ function M.show(patch, files)
   api.nvim_buf_set_lines(header, 0, -1, false, { header_text(p) })
   vim.bo[header].modifiable = false
   M.shown = p
+  if vim.o.tabline == '' then
+    vim.o.tabline = our_tabline
+  end
   api.nvim_set_current_tabpage(p.tabs[1])
   -- Closing one tab page of the preview closes the others.
   api.nvim_clear_autocmds({ group = group })
@@ -270,6 +307,9 @@ function M.close(p)
   if M.shown == p then
     M.shown = nil
     api.nvim_clear_autocmds({ group = group })
+    if vim.o.tabline == our_tabline then
+      vim.o.tabline = ''
+    end
   end
   local mine = {}
   for _, t in ipairs(p.tabs) do
