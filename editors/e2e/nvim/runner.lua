@@ -899,7 +899,7 @@ local function main()
   vim.cmd('silent helptags ' .. vim.fn.fnameescape(hdir))
   local tags = table.concat(vim.fn.readfile(hdir .. '/tags'), '\n')
   local missing = {}
-  for _, tag in ipairs({ ':Fsrb', ':Fsrb-apply', ':Fsrb-revert-block', 'fsrb-lsp-enable', 'g:fsrb', 'fsrb-mappings', 'fsrb-preview', 'fsrb-deprecated' }) do
+  for _, tag in ipairs({ ':Fsrb', ':Fsrb-apply', ':Fsrb-revert-block', 'fsrb-lsp-enable', 'g:fsrb', 'fsrb-mappings', 'fsrb-preview', ':Fsrb-preview', 'fsrb-deprecated' }) do
     if not tags:find('\n' .. vim.pesc(tag) .. '\t') and not vim.startswith(tags, tag .. '\t') then
       table.insert(missing, tag)
     end
