@@ -224,6 +224,31 @@ local function preview_checks(buf, ws, expected)
   vim.notify = notify_was
   check(said2[1] and said2[1]:find('does not work in the preview', 1, true), ':Fsrb apply-block in the preview is refused', vim.inspect(said2))
 
+  -- :Fsrb apply once the change is no longer the one shown (a line typed
+  -- into src/app.py, unsaved): nothing applied, the preview shown again
+  -- with the change as it is.
+  local app = vim.fn.bufnr(ws .. '/src/app.py')
+  vim.api.nvim_buf_set_lines(app, 0, 0, false, { '# typed after the preview' })
+  local said3 = {}
+  vim.notify = function(msg, level) table.insert(said3, { msg = msg, level = level }) end
+  vim.cmd('Fsrb apply')
+  local renewed = vim.wait(5000, function() return P.shown ~= nil and P.shown ~= p end, 20)
+  vim.notify = notify_was
+  local p2 = P.shown
+  local app_right
+  for i, f in ipairs(p2 and p2.files or {}) do
+    if f.path == 'src/app.py' then
+      app_right = vim.api.nvim_win_get_buf(p2.wins[i].proposed)
+    end
+  end
+  check(renewed and said3[1] and said3[1].msg:find('nothing applied: the change is no longer the one the preview showed', 1, true)
+    and app_right and vim.api.nvim_buf_get_lines(app_right, 0, 1, false)[1] == '# typed after the preview',
+    ':Fsrb apply in a stale preview: nothing applied, the preview shown again with the new line', vim.inspect(said3))
+  same_tree('after :Fsrb apply in a stale preview', before, ws)
+  vim.api.nvim_buf_set_lines(app, 0, 1, false, {})
+  vim.cmd('silent! wall')
+  p = P.shown or p
+
   -- :tabclose on one of its tab pages closes the whole preview; nothing changes.
   vim.api.nvim_set_current_tabpage(p.tabs[2])
   vim.cmd('tabclose')

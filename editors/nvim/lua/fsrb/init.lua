@@ -560,6 +560,10 @@ local function execute(bufnr, command, arguments, on_done, quiet)
   if not client then
     return false
   end
+  -- No bufnr: the client then sends the changes of every buffer it still
+  -- holds back (debounced didChange), not only the patch's. The commands
+  -- work on the files the patch edits: one typed into just before must
+  -- count (:Fsrb apply right after an edit, the preview's check).
   request(client, 'workspace/executeCommand', { command = command, arguments = arguments }, function(err, result)
     if err and not quiet then
       notify(command .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
@@ -569,7 +573,7 @@ local function execute(bufnr, command, arguments, on_done, quiet)
     if on_done then
       on_done(err, result)
     end
-  end, bufnr)
+  end)
   return true
 end
 
