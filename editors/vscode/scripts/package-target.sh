@@ -71,5 +71,16 @@ else
   rm -f "$errs"
 fi
 command -v file >/dev/null && echo "package-target: $(file -b "$bin" | cut -c1-110)"
+# Run it when this machine can: natively, or a Linux arm server under
+# qemu-user (apt-get install qemu-user).
+run=()
+if [ "$goos/$goarch" = "$("$GO" env GOHOSTOS)/$("$GO" env GOHOSTARCH)" ]; then run=("./$bin")
+elif [ "$goos/$goarch" = linux/arm64 ] && command -v qemu-aarch64 >/dev/null; then run=(qemu-aarch64 "$bin")
+elif [ "$goos/$goarch" = linux/arm ] && command -v qemu-arm >/dev/null; then run=(qemu-arm "$bin")
+fi
+if [ ${#run[@]} -gt 0 ]; then
+  got=$("${run[@]}" --version) || { echo "package-target: FAILED: ${run[*]} --version" >&2; exit 1; }
+  echo "package-target: ${run[*]} --version: $got"
+fi
 npx vsce package --no-dependencies --target "$target" --out "fsrb-$target.vsix"
 echo "package-target: fsrb-$target.vsix ($(du -h "fsrb-$target.vsix" | cut -f1); server $(du -h "$bin" | cut -f1))"
