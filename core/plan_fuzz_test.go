@@ -53,7 +53,7 @@ func FuzzValidatePlan(f *testing.F) {
 		replLines := fuzzLines(repl, 20)
 
 		var blocks []Block
-		wantAmbiguous := 0
+		wantAmbiguous, wantApplied := 0, 0
 		for i := 0; i+3 <= len(script) && len(m.lines) > 0; i += 3 {
 			from := int(script[i]) % len(m.lines)
 			n := 1 + int(script[i+1])%min(5, len(m.lines)-from)
@@ -73,6 +73,10 @@ func FuzzValidatePlan(f *testing.F) {
 			}
 			num := len(blocks) + 1
 			blocks = append(blocks, Block{Number: num, Path: "f.txt", Op: OpModify, Search: search, Replace: replace})
+			if m.standsApplied(m.lines[from:from+n], newLines) {
+				wantApplied = num
+				break
+			}
 			if m.count(m.lines[from:from+n]) > 1 {
 				wantAmbiguous = num
 				break
@@ -84,6 +88,16 @@ func FuzzValidatePlan(f *testing.F) {
 		}
 		fsys := textFS{"f.txt": string(orig), "other.txt": "untouched\n"}
 		plan := Validate(&Patch{Blocks: blocks}, fsys, Options{Root: "/w"})
+		if wantApplied > 0 {
+			found := false
+			for _, p := range plan.Problems {
+				found = found || p.Block == wantApplied && p.Kind == KindAlreadyApplied
+			}
+			if !found {
+				t.Fatalf("block #%d stands applied, but no already-applied problem: %v", wantApplied, plan.Problems)
+			}
+			return
+		}
 		if wantAmbiguous > 0 {
 			if plan.OK() {
 				t.Fatalf("block #%d is ambiguous, but the plan is OK", wantAmbiguous)
@@ -186,7 +200,12 @@ func (m *lineModel) majorityCRLF() bool {
 
 // count is how many places (overlapping ones too) hold seq as whole lines.
 func (m *lineModel) count(seq []string) int {
-	n := 0
+	return len(m.places(seq))
+}
+
+// places are the lines where seq starts, overlapping places too.
+func (m *lineModel) places(seq []string) []int {
+	var out []int
 	for i := 0; i+len(seq) <= len(m.lines); i++ {
 		ok := true
 		for j := range seq {
@@ -196,10 +215,29 @@ func (m *lineModel) count(seq []string) int {
 			}
 		}
 		if ok {
-			n++
+			out = append(out, i)
 		}
 	}
-	return n
+	return out
+}
+
+// standsApplied is the applied state, worked out on the model: REPLACE
+// stands once and SEARCH stands nowhere outside it (README "Applied
+// patches"). Such a block is refused, never written twice.
+func (m *lineModel) standsApplied(search, repl []string) bool {
+	if len(repl) == 0 || strings.Join(search, "\n") == strings.Join(repl, "\n") {
+		return false
+	}
+	at := m.places(repl)
+	if len(at) != 1 {
+		return false
+	}
+	for _, s := range m.places(search) {
+		if s < at[0] || s+len(search) > at[0]+len(repl) {
+			return false
+		}
+	}
+	return true
 }
 
 func (m *lineModel) splice(from, n int, with []string) {
