@@ -28,8 +28,9 @@ func (m memFS) ReadFile(name string) ([]byte, error) {
 func (m memFS) RealPath(name string) (string, error) { return name, nil }
 
 // benchRun validates patch against files, checks the outcome once, then
-// measures two things: "validate", the whole of Validate (what a caller
-// pays), and "locate", the matching alone (see benchLocate).
+// measures three things: "validate", the whole of Validate (what a caller
+// pays), "locate", the matching alone (see benchLocate), "parse", Parse
+// alone, and "parse+validate", both.
 func benchRun(b *testing.B, files memFS, patch string, opt Options, check func(*testing.B, *Plan)) {
 	b.Helper()
 	p := Parse(patch, ParseOptions{})
@@ -44,6 +45,20 @@ func benchRun(b *testing.B, files memFS, patch string, opt Options, check func(*
 		}
 	})
 	b.Run("locate", func(b *testing.B) { benchLocate(b, files, p, opt) })
+	b.Run("parse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Parse(patch, ParseOptions{})
+		}
+	})
+	// "parse+validate" is what the peers comparison of issue 11 times:
+	// core.Parse and core.Validate on files in memory, no tree-sitter.
+	b.Run("parse+validate", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Validate(Parse(patch, ParseOptions{}), files, opt)
+		}
+	})
 }
 
 func wantOK(b *testing.B, plan *Plan) {
