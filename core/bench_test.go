@@ -133,7 +133,7 @@ func BenchmarkW3(b *testing.B) {
 		if r := plan.Blocks[0]; r.Line != s+1 || r.Rung != "indentation" {
 			b.Fatalf("matched line %d by %s, want %d by indentation", r.Line, r.Rung, s+1)
 		}
-		if got := string(plan.Files[0].New); got != gen.JoinLines(want) {
+		if got := string(plan.Files[0].Bytes()); got != gen.JoinLines(want) {
 			b.Fatalf("wrong result")
 		}
 	})

@@ -228,6 +228,11 @@ func (d *doc) lineOf(offset int) int {
 
 func (d *doc) countLines(offset int) int {
 	if d.pieces == nil {
+		if d.memoOK && d.memoOff <= offset {
+			// From the last answer on: an ambiguous block's places are
+			// asked for in order.
+			return d.memoLine + strings.Count(d.flat[d.memoOff:offset], "\n")
+		}
 		return strings.Count(d.flat[:offset], "\n")
 	}
 	n, base := 0, 0
@@ -393,7 +398,7 @@ func (d *doc) bytes() []byte {
 			return out
 		}
 		// The common case needs no copy: the text is the file's bytes.
-		// FileChange.New is read-only, like every string's bytes.
+		// FileChange.Bytes() is read-only, like every string's bytes.
 		out := d.flat
 		if d.noFinalEOL {
 			out = strings.TrimSuffix(out, "\n")

@@ -441,7 +441,7 @@ func (t *target) change() (FileChange, bool) {
 	case t.deleted:
 		return FileChange{}, false // created and deleted again
 	case t.keepEmpty && t.doc.empty():
-		fc.Action, fc.New = ActionCreate, []byte{}
+		fc.Action, fc.content = ActionCreate, &fileContent{b: []byte{}}
 		if t.existed {
 			fc.Action = ActionModify
 		}
@@ -450,9 +450,9 @@ func (t *target) change() (FileChange, bool) {
 	case t.doc.empty() && !t.existed:
 		return FileChange{}, false // created and emptied again: nothing to do
 	case !t.existed:
-		fc.Action, fc.New, fc.Lines = ActionCreate, t.doc.bytes(), t.blockLines()
+		fc.Action, fc.content, fc.Lines = ActionCreate, &fileContent{d: t.doc}, t.blockLines()
 	default:
-		fc.Action, fc.New, fc.Lines = ActionModify, t.doc.bytes(), t.blockLines()
+		fc.Action, fc.content, fc.Lines = ActionModify, &fileContent{d: t.doc}, t.blockLines()
 	}
 	if fc.Existed && fc.Old == nil {
 		fc.Old = []byte{}

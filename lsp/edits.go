@@ -73,10 +73,10 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*WorkspaceEd
 				DocumentChange{Create: &CreateFile{Kind: "create", URI: u}},
 				DocumentChange{Edit: &TextDocumentEdit{
 					TextDocument: OptionalVersionedDocument{URI: u},
-					Edits:        []protocol.TextEdit{{NewText: strings.TrimPrefix(string(fc.New), bom)}},
+					Edits:        []protocol.TextEdit{{NewText: strings.TrimPrefix(string(fc.Bytes()), bom)}},
 				}})
 		default:
-			edits := textEdits(string(fc.Old), string(fc.New))
+			edits := textEdits(string(fc.Old), string(fc.Bytes()))
 			if len(edits) == 0 {
 				continue
 			}
