@@ -7,8 +7,9 @@ import (
 	"testing"
 )
 
-// Exact matching on a spliced doc finds exactly what a scan of the joined text finds,
-// on texts spliced into pieces, with lines that repeat, collide in length
+// Exact matching on a spliced doc, with and without kept byte offsets,
+// finds exactly what a scan of the joined text finds, on texts spliced
+// into pieces, with lines that repeat, collide in length
 // and indentation, and with REPLACE texts that hold the same lines.
 func TestDocOccurrencesSameAsScan(t *testing.T) {
 	rnd := rand.New(rand.NewSource(11))
@@ -21,8 +22,11 @@ func TestDocOccurrencesSameAsScan(t *testing.T) {
 		}
 		return b.String()
 	}
-	for iter := range 3000 {
+	for iter := range 6000 {
 		d := loadDoc([]byte(lines(1 + rnd.Intn(40))))
+		if iter%2 == 0 {
+			d.expect = keepMin // byte offsets kept (kept.go)
+		}
 		for step := range 1 + rnd.Intn(6) {
 			text := d.slice(0, d.len())
 			// A search: some whole lines of the text, or random lines.
