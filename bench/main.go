@@ -99,6 +99,8 @@ type row struct {
 	name, desc     string
 	bytes          int
 	inProc         time.Duration // median, core.Validate (+ tree-sitter) on files in memory
+	core           time.Duration // median, core.Parse + core.Validate alone (no tree-sitter), as issue 11 compares with Cline
+	firstIndex     time.Duration // median, strings.Index of each SEARCH in its file: Cline's one unchecked indexOf a block
 	allocs, allocB float64       // per run
 	floorIn        time.Duration // strings.Count over the same bytes
 	cliDry, cliRun time.Duration // median wall of `fsrb --dry-run` and of `fsrb` (applies and commits)
@@ -147,6 +149,22 @@ func runWorkload(w *workload, tmp, bin, timeV string) row {
 		r.note = string(plan.Problems.Errors()[0].Kind)
 	}
 	r.inProc, r.allocs, r.allocB = measure(w.runs, func() { validate(p, memFS(w.files), w.fuzzy) })
+	r.core, _, _ = measure(max(w.runs, 30), func() {
+		core.Validate(core.Parse(w.patch, core.ParseOptions{}), memFS(w.files), core.Options{Fuzzy: w.fuzzy})
+	})
+	// Cline's way (issue 11): the first place of each SEARCH, found by one
+	// index, a second place never looked for.
+	texts := map[string]string{}
+	for name, data := range w.files {
+		texts[name] = string(data)
+	}
+	r.firstIndex, _, _ = measure(max(w.runs, 30), func() {
+		n := 0
+		for _, b := range p.Blocks {
+			n += strings.Index(texts[b.Path], b.Search)
+		}
+		sink += n
+	})
 	// The floor looks for the content of SEARCH's first line: with its
 	// indentation, bytes.Count falls back to Rabin-Karp (issue 3).
 	needle := strings.TrimSpace(w.needle)
@@ -311,11 +329,11 @@ func printTable(rows []row) {
 		load = strings.Join(strings.Fields(string(data))[:3], " ")
 	}
 	fmt.Fprintf(w, "\nmachine: %s, %d CPUs, %s, load %s\n\n", model, runtime.NumCPU(), runtime.Version(), load)
-	fmt.Fprintln(w, "| workload | bytes | in-process (median) | allocs | B alloc | MB/s | strings.Count | x floor | fsrb --dry-run | peak RSS | fsrb (commit) | peak RSS | --dry-run, .txt | peak RSS | grep -c -F | x grep | outcome |")
-	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+	fmt.Fprintln(w, "| workload | bytes | core: Parse+Validate | first-match Index | in-process (median) | allocs | B alloc | MB/s | strings.Count | x floor | fsrb --dry-run | peak RSS | fsrb (commit) | peak RSS | --dry-run, .txt | peak RSS | grep -c -F | x grep | outcome |")
+	fmt.Fprintln(w, "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|")
 	for _, r := range rows {
 		if r.lsp {
-			fmt.Fprintf(w, "| %s: %s | %s | %s median, %s p90 | %s | %s | %s | %s | %s | - | - | - | - | - | - | - | - | heap %+.0f KiB, RSS %+.0f KiB over the edits |\n",
+			fmt.Fprintf(w, "| %s: %s | %s | - | - | %s median, %s p90 | %s | %s | %s | %s | %s | - | - | - | - | - | - | - | - | heap %+.0f KiB, RSS %+.0f KiB over the edits |\n",
 				r.name, r.desc, size(int64(r.bytes)), dur(r.inProc), dur(r.p90), num(r.allocs), size(int64(r.allocB)),
 				rate(r.bytes, r.inProc), dur(r.floorIn), ratio(r.inProc, r.floorIn), r.heapKiB, r.rssKiB)
 			continue
@@ -324,13 +342,14 @@ func printTable(rows []row) {
 		if r.note != "" {
 			outcome = r.note
 		}
-		fmt.Fprintf(w, "| %s: %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			r.name, r.desc, size(int64(r.bytes)), dur(r.inProc), num(r.allocs), size(int64(r.allocB)), rate(r.bytes, r.inProc),
+		fmt.Fprintf(w, "| %s: %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			r.name, r.desc, size(int64(r.bytes)), dur(r.core), dur(r.firstIndex), dur(r.inProc), num(r.allocs), size(int64(r.allocB)), rate(r.bytes, r.inProc),
 			dur(r.floorIn), ratio(r.inProc, r.floorIn),
 			dur(r.cliDry), size(r.rssDry), dur(r.cliRun), size(r.rssRun), dur(r.cliPlain), size(r.rssPlain),
 			dur(r.grep), ratio(r.cliDry, r.grep), outcome)
 	}
-	fmt.Fprintln(w, "\nin-process: core.Validate + tree-sitter (explanations, syntax check) on files in memory, as cmd/fsrb's validate; floor: strings.Count of SEARCH's first line over the same bytes.")
+	fmt.Fprintln(w, "\ncore: Parse+Validate: core.Parse and core.Validate alone on files in memory (no tree-sitter), checking that every block matches exactly once; first-match Index: strings.Index of each SEARCH in its file, the first place only (Cline's indexOf: no second place looked for).")
+	fmt.Fprintln(w, "in-process: core.Validate + tree-sitter (explanations, syntax check) on files in memory, as cmd/fsrb's validate; floor: strings.Count of SEARCH's first line over the same bytes.")
 	fmt.Fprintln(w, "whole process: median wall time; peak RSS from /usr/bin/time -v; \"fsrb (commit)\" applies the patch and takes it back, alternately; x grep = fsrb --dry-run / grep -c -F over the same files; \".txt\": the same dry run on the files named .txt (no grammar: no tree-sitter syntax check).")
 }
 

@@ -164,7 +164,7 @@ func TestAppliedPartly(t *testing.T) {
 	if plan.Blocks[1].Line != 4 || plan.BlockCount() != 1 || plan.AppliedCount() != 1 {
 		t.Errorf("block 2 at line %d, BlockCount %d, AppliedCount %d; want 4, 1, 1", plan.Blocks[1].Line, plan.BlockCount(), plan.AppliedCount())
 	}
-	if len(plan.Files) != 1 || string(plan.Files[0].New) != "a = 1\nb = 2\nc = 3\nz = 10\n" || !cmp.Equal(plan.Files[0].Blocks, []int{2}) {
+	if len(plan.Files) != 1 || string(plan.Files[0].Bytes()) != "a = 1\nb = 2\nc = 3\nz = 10\n" || !cmp.Equal(plan.Files[0].Blocks, []int{2}) {
 		t.Errorf("files = %+v, want app.py with block 2's change only", plan.Files)
 	}
 }

@@ -28,8 +28,9 @@ func (m memFS) ReadFile(name string) ([]byte, error) {
 func (m memFS) RealPath(name string) (string, error) { return name, nil }
 
 // benchRun validates patch against files, checks the outcome once, then
-// measures two things: "validate", the whole of Validate (what a caller
-// pays), and "locate", the matching alone (see benchLocate).
+// measures three things: "validate", the whole of Validate (what a caller
+// pays), "locate", the matching alone (see benchLocate), "parse", Parse
+// alone, and "parse+validate", both.
 func benchRun(b *testing.B, files memFS, patch string, opt Options, check func(*testing.B, *Plan)) {
 	b.Helper()
 	p := Parse(patch, ParseOptions{})
@@ -44,6 +45,20 @@ func benchRun(b *testing.B, files memFS, patch string, opt Options, check func(*
 		}
 	})
 	b.Run("locate", func(b *testing.B) { benchLocate(b, files, p, opt) })
+	b.Run("parse", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Parse(patch, ParseOptions{})
+		}
+	})
+	// "parse+validate" is what the peers comparison of issue 11 times:
+	// core.Parse and core.Validate on files in memory, no tree-sitter.
+	b.Run("parse+validate", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			Validate(Parse(patch, ParseOptions{}), files, opt)
+		}
+	})
 }
 
 func wantOK(b *testing.B, plan *Plan) {
@@ -118,7 +133,7 @@ func BenchmarkW3(b *testing.B) {
 		if r := plan.Blocks[0]; r.Line != s+1 || r.Rung != "indentation" {
 			b.Fatalf("matched line %d by %s, want %d by indentation", r.Line, r.Rung, s+1)
 		}
-		if got := string(plan.Files[0].New); got != gen.JoinLines(want) {
+		if got := string(plan.Files[0].Bytes()); got != gen.JoinLines(want) {
 			b.Fatalf("wrong result")
 		}
 	})

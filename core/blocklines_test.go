@@ -40,7 +40,7 @@ X
 	}
 	// Final text: B1 X d E. Block 2 only removed "a" (before B1); block 4
 	// clipped block 1's tail and wrote X at line 2.
-	if got := string(plan.Files[0].New); got != "B1\nX\nd\nE\n" {
+	if got := string(plan.Files[0].Bytes()); got != "B1\nX\nd\nE\n" {
 		t.Fatalf("new text %q", got)
 	}
 	want := []BlockLines{{Block: 1, Line: 1, EndLine: 1}, {Block: 2, Line: 1, EndLine: 0}, {Block: 3, Line: 4, EndLine: 4}, {Block: 4, Line: 2, EndLine: 2}}

@@ -33,7 +33,7 @@ func runDialect(t *testing.T, text string, files dialectFS, opt ParseOptions) (m
 		if fc.Action == ActionDelete {
 			out[fc.Path] = "<deleted>"
 		} else {
-			out[fc.Path] = string(fc.New)
+			out[fc.Path] = string(fc.Bytes())
 		}
 	}
 	var probs []string

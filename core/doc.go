@@ -35,6 +35,13 @@ type doc struct {
 	crlf       []bool // per line of text, whether it ended in CRLF; nil if no line did
 	newCRLF    bool   // the file's most frequent line ending is CRLF (new text takes it)
 
+	// expect is how many blocks name the file. From two on, exact
+	// matching keeps, per anchor byte, its offsets in loaded, the text as
+	// loaded (see occurrencesKept).
+	expect int
+	loaded string
+	kept   []keptPositions
+
 	// The last lineOf answer: a block's line is asked for just before the
 	// block is spliced in at the same offset, and each answer counts the
 	// newlines of the text before it (50 MB, half way down a 100 MB file).
@@ -88,7 +95,7 @@ func loadDoc(data []byte) *doc {
 		d.noFinalEOL = true
 		s += "\n"
 	}
-	d.flat = s
+	d.flat, d.loaded = s, s
 	return d
 }
 
@@ -184,6 +191,9 @@ func (d *doc) equalAt(at int, s string) bool {
 // pieces: the anchor line is looked for piece by piece (a line never spans
 // two), and the block is checked around each hit across pieces.
 func (d *doc) occurrences(search string, limit int) []int {
+	if d.expect >= keepMin && d.loaded != "" && len(d.loaded) <= keepMax {
+		return d.occurrencesKept(search, limit)
+	}
 	if d.pieces == nil {
 		return occurrences(d.flat, search, limit)
 	}
@@ -228,6 +238,11 @@ func (d *doc) lineOf(offset int) int {
 
 func (d *doc) countLines(offset int) int {
 	if d.pieces == nil {
+		if d.memoOK && d.memoOff <= offset {
+			// From the last answer on: an ambiguous block's places are
+			// asked for in order.
+			return d.memoLine + strings.Count(d.flat[d.memoOff:offset], "\n")
+		}
 		return strings.Count(d.flat[:offset], "\n")
 	}
 	n, base := 0, 0
@@ -393,7 +408,7 @@ func (d *doc) bytes() []byte {
 			return out
 		}
 		// The common case needs no copy: the text is the file's bytes.
-		// FileChange.New is read-only, like every string's bytes.
+		// FileChange.Bytes() is read-only, like every string's bytes.
 		out := d.flat
 		if d.noFinalEOL {
 			out = strings.TrimSuffix(out, "\n")

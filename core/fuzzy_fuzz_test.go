@@ -59,7 +59,7 @@ func FuzzFuzzyMatch(f *testing.F) {
 		}
 		var after string
 		if len(plan.Files) == 1 {
-			after = string(plan.Files[0].New)
+			after = string(plan.Files[0].Bytes())
 			if plan.Files[0].Action == ActionDelete {
 				after = strings.Repeat(bom, strings.Count(content[:min(len(content), len(bom))], bom))
 			}

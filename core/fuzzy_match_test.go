@@ -216,7 +216,7 @@ func TestFuzzySequential(t *testing.T) {
 	if !plan.OK() {
 		t.Fatalf("failed: %v", plan.Problems)
 	}
-	if got := string(plan.Files[0].New); got != "done\n" {
+	if got := string(plan.Files[0].Bytes()); got != "done\n" {
 		t.Errorf("got %q", got)
 	}
 	if plan.Blocks[0].Rung != "typography" || plan.Blocks[1].Rung != "typography" {

@@ -153,7 +153,7 @@ func TestLadder(t *testing.T) {
 			if got := plan.Blocks[0].Rung; got != tc.rung {
 				t.Errorf("rung %q, want %q", got, tc.rung)
 			}
-			if got := string(plan.Files[0].New); got != tc.want {
+			if got := string(plan.Files[0].Bytes()); got != tc.want {
 				t.Errorf("got\n%q\nwant\n%q", got, tc.want)
 			}
 			if tc.rung != "exact" {

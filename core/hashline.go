@@ -78,6 +78,10 @@ func hashlines(p *Patch, format string) {
 		if b.Incomplete || b.Op != OpModify || b.Search == "" {
 			continue
 		}
+		first, _, _ := strings.Cut(b.Search, "\n")
+		if _, _, ok := parseHashline(first); !ok && format != FormatHashline {
+			continue // not hashlines: the split below is for nothing
+		}
 		lines := strings.Split(strings.TrimSuffix(b.Search, "\n"), "\n")
 		refs := make([]HashRef, 0, len(lines))
 		var texts strings.Builder

@@ -14,7 +14,12 @@ type line struct {
 // splitLines cuts text into lines. A final line without a newline counts; an
 // empty text has no lines.
 func splitLines(text string) []line {
-	var out []line
+	if text == "" {
+		return nil
+	}
+	// Sized once: a patch of 200 blocks is 2,600 lines, and growing the
+	// slice by appends copied 40-byte records over and over (issue 11).
+	out := make([]line, 0, strings.Count(text, "\n")+1)
 	for start := 0; start < len(text); {
 		i := strings.IndexByte(text[start:], '\n')
 		var l line

@@ -49,7 +49,7 @@ func Parse(text string, opt ParseOptions) *Patch {
 	case FormatUdiff:
 		patch = parseUdiff(text, opt)
 	default:
-		patch = parseSearchReplace(text, opt)
+		patch = parseSearchReplace(text, lines, opt)
 		hashlines(patch, opt.Format)
 	}
 	patch.Format = f
@@ -62,9 +62,18 @@ func Parse(text string, opt ParseOptions) *Patch {
 	return patch
 }
 
-// parseSearchReplace reads dialects 1-5.
-func parseSearchReplace(text string, opt ParseOptions) *Patch {
-	p := &parser{text: text, lines: splitLines(text), opt: opt, patch: &Patch{Text: text}}
+// parseSearchReplace reads dialects 1-5; lines are text's, or nil when
+// they have not been split yet.
+func parseSearchReplace(text string, lines []line, opt ParseOptions) *Patch {
+	if lines == nil {
+		lines = splitLines(text)
+	}
+	p := &parser{text: text, lines: lines, opt: opt, patch: &Patch{Text: text}}
+	// Room for every block at once: a Block is large, and 200 of them
+	// grown by appends copied 200 KB (issue 11). Every opening marker
+	// holds "SEARCH" or "NEW_FILE"; a text full of those words reserves
+	// at most 4,096 (1.6 MB), and appends grow past that.
+	p.patch.Blocks = make([]Block, 0, min(4096, strings.Count(text, "SEARCH")+strings.Count(text, "NEW_FILE")))
 	p.run()
 	if len(p.patch.Blocks) == 0 && !p.patch.Problems.HasErrors() {
 		p.patch.Problems = append(p.patch.Problems, Problem{
@@ -305,12 +314,12 @@ func (p *parser) searchReplace(b *Block, i int) (next int, broken bool) {
 		return j, true
 	}
 	b.Divider = Span{p.lines[j].start, p.lines[j].end}
-	var replace strings.Builder
+	var replace string // the parts between dividers, joined
 	k := j + 1
 	for {
 		var part string
 		part, k = p.body(k, cline)
-		replace.WriteString(part)
+		replace += part
 		if k < len(p.lines) && markerIn(p.lines[k].text, cline) == markDivider {
 			p.problem(Problem{
 				Kind: KindMalformed, Block: b.Number, Path: b.Path, Span: Span{p.lines[k].start, p.lines[k].end},
@@ -336,7 +345,7 @@ func (p *parser) searchReplace(b *Block, i int) (next int, broken bool) {
 		broken = true
 	}
 	b.ReplaceMarker = Span{p.lines[k].start, p.lines[k].end}
-	b.Search, b.Replace = search, replace.String()
+	b.Search, b.Replace = search, replace
 	if isBlank(b.Search) {
 		b.Search = ""
 		b.Op = OpCreate
@@ -378,13 +387,29 @@ func (p *parser) newFile(b *Block, i int) (next int, broken bool) {
 // returns the text (LF, each line ended) and the index of the delimiter
 // line (or len(lines)).
 func (p *parser) body(i int, cline bool) (string, int) {
-	var b strings.Builder
+	// Most bodies are the patch's own bytes: LF lines, none escaped. Such
+	// a body is a substring of the patch, not a copy (issue 11).
+	same := true
 	j := i
 	for ; j < len(p.lines); j++ {
-		if markerIn(p.lines[j].text, cline) != markNone {
+		l := p.lines[j]
+		if markerIn(l.text, cline) != markNone {
 			break
 		}
-		b.WriteString(unescapeBody(p.lines[j].text, cline))
+		if same && (l.next != l.end+1 || unescapeBody(l.text, cline) != l.text) {
+			same = false
+		}
+	}
+	if j == i {
+		return "", j
+	}
+	if same {
+		return p.text[p.lines[i].start:p.lines[j-1].next], j
+	}
+	var b strings.Builder
+	b.Grow(p.lines[j-1].next - p.lines[i].start + 1)
+	for _, l := range p.lines[i:j] {
+		b.WriteString(unescapeBody(l.text, cline))
 		b.WriteByte('\n')
 	}
 	return b.String(), j

@@ -438,6 +438,10 @@ func (v *validator) unfence(b *Block, d *doc) (*Block, bool) {
 // fence and its last line closes it (a bare fence of as many backticks or
 // more).
 func fencedBody(body string) ([]string, bool) {
+	first, _, _ := strings.Cut(body, "\n")
+	if f, ok := fenceOf(first); !ok || !f.open || f.ticks == 0 {
+		return nil, false // most bodies: no need to split them
+	}
 	lines := splitBody(body)
 	if len(lines) < 2 {
 		return nil, false

@@ -130,7 +130,11 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 			broken[pr.Block] = true
 		}
 	}
-	v := &validator{fsys: fsys, opt: opt, plan: plan, targets: map[string]*target{}}
+	v := &validator{fsys: fsys, opt: opt, plan: plan, targets: map[string]*target{}, written: map[string]*target{}, named: map[string]int{}}
+	plan.Blocks = make([]BlockResult, 0, len(patch.Blocks))
+	for i := range patch.Blocks {
+		v.named[patch.Blocks[i].Path]++
+	}
 	for i := range patch.Blocks {
 		b := &patch.Blocks[i]
 		res := BlockResult{Block: b.Number, Status: StatusFailed}
@@ -193,7 +197,9 @@ type validator struct {
 	fsys    FS
 	opt     Options
 	plan    *Plan
-	targets map[string]*target // by written path and by real path
+	targets map[string]*target // by real path
+	written map[string]*target // by path as written (a lookup without a concatenation)
+	named   map[string]int     // how many blocks name each path as written
 	order   []*target
 }
 
@@ -208,19 +214,22 @@ func (v *validator) fail(b *Block, kind Kind, msg, hint string) *Problem {
 // target resolves and loads the file a block names, once per file: two
 // names of one file (a symlink, "a/../b") share one state.
 func (v *validator) target(b *Block) *target {
-	if t, ok := v.targets["written:"+b.Path]; ok {
+	if t, ok := v.written[b.Path]; ok {
 		return t
 	}
 	t := v.load(b.Path)
 	if t.err == nil {
-		if same, ok := v.targets["real:"+t.key]; ok {
+		if same, ok := v.targets[t.key]; ok {
 			t = same
 		} else {
-			v.targets["real:"+t.key] = t
+			v.targets[t.key] = t
 			v.order = append(v.order, t)
 		}
 	}
-	v.targets["written:"+b.Path] = t
+	v.written[b.Path] = t
+	if t.doc != nil {
+		t.doc.expect += v.named[b.Path] // exact matching keeps byte positions for a file many blocks name
+	}
 	return t
 }
 
@@ -441,7 +450,7 @@ func (t *target) change() (FileChange, bool) {
 	case t.deleted:
 		return FileChange{}, false // created and deleted again
 	case t.keepEmpty && t.doc.empty():
-		fc.Action, fc.New = ActionCreate, []byte{}
+		fc.Action, fc.content = ActionCreate, &fileContent{b: []byte{}}
 		if t.existed {
 			fc.Action = ActionModify
 		}
@@ -450,9 +459,9 @@ func (t *target) change() (FileChange, bool) {
 	case t.doc.empty() && !t.existed:
 		return FileChange{}, false // created and emptied again: nothing to do
 	case !t.existed:
-		fc.Action, fc.New, fc.Lines = ActionCreate, t.doc.bytes(), t.blockLines()
+		fc.Action, fc.content, fc.Lines = ActionCreate, &fileContent{d: t.doc}, t.blockLines()
 	default:
-		fc.Action, fc.New, fc.Lines = ActionModify, t.doc.bytes(), t.blockLines()
+		fc.Action, fc.content, fc.Lines = ActionModify, &fileContent{d: t.doc}, t.blockLines()
 	}
 	if fc.Existed && fc.Old == nil {
 		fc.Old = []byte{}

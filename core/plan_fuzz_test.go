@@ -122,13 +122,13 @@ func FuzzValidatePlan(f *testing.F) {
 			t.Fatalf("Old = %q, want %q", fc.Old, orig)
 		}
 		if len(m.lines) == 0 {
-			if fc.Action != ActionDelete || fc.New != nil {
-				t.Fatalf("every line removed: action %s, new %q; want a delete", fc.Action, fc.New)
+			if fc.Action != ActionDelete || fc.Bytes() != nil {
+				t.Fatalf("every line removed: action %s, new %q; want a delete", fc.Action, fc.Bytes())
 			}
 			return
 		}
-		if want := m.bytes(); fc.Action != ActionModify || string(fc.New) != string(want) {
-			t.Fatalf("%s:\norig %q\ngot  %q\nwant %q\nblocks %+v", fc.Action, orig, fc.New, want, blocks)
+		if want := m.bytes(); fc.Action != ActionModify || string(fc.Bytes()) != string(want) {
+			t.Fatalf("%s:\norig %q\ngot  %q\nwant %q\nblocks %+v", fc.Action, orig, fc.Bytes(), want, blocks)
 		}
 	})
 }

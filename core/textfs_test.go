@@ -28,7 +28,7 @@ func (m textFS) applyAll(p *Plan) {
 		if f.Action == ActionDelete {
 			delete(m, f.Path)
 		} else {
-			m[f.Path] = string(f.New)
+			m[f.Path] = string(f.Bytes())
 		}
 	}
 }

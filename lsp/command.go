@@ -236,7 +236,7 @@ func (s *snapshot) ownEdits(plan *core.Plan) map[string]*ownEdit {
 	own := map[string]*ownEdit{}
 	for _, fc := range plan.Files {
 		w := &ownEdit{
-			text: string(fc.New), deleted: fc.Action == core.ActionDelete, docVersion: -1, before: string(fc.Old),
+			text: string(fc.Bytes()), deleted: fc.Action == core.ActionDelete, docVersion: -1, before: string(fc.Old),
 			disk: statFile(filepath.Join(s.view.root, filepath.FromSlash(fc.Path))),
 		}
 		if d, ok := s.overlay[fc.Path]; ok {

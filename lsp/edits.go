@@ -72,9 +72,9 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*protocol.Wo
 		case fc.Action == core.ActionCreate && !fc.Existed:
 			we.DocumentChanges = append(we.DocumentChanges,
 				&protocol.CreateFile{Kind: "create", URI: u},
-				textDocumentEdit(u, nil, []protocol.TextEdit{{NewText: strings.TrimPrefix(string(fc.New), bom)}}))
+				textDocumentEdit(u, nil, []protocol.TextEdit{{NewText: strings.TrimPrefix(string(fc.Bytes()), bom)}}))
 		default:
-			edits := textEdits(string(fc.Old), string(fc.New))
+			edits := textEdits(string(fc.Old), string(fc.Bytes()))
 			if len(edits) == 0 {
 				continue
 			}

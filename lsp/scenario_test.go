@@ -333,7 +333,7 @@ func applyAllAsCLI(t *testing.T, sc *scenario, c *testClient, u uri.URI, patchTe
 		if fc.Action == core.ActionDelete {
 			expect[fc.Path] = nil
 		} else {
-			s := string(fc.New)
+			s := string(fc.Bytes())
 			expect[fc.Path] = &s
 		}
 	}

@@ -170,5 +170,5 @@ func FileDiff(fc core.FileChange) string {
 	case core.ActionDelete:
 		to = "/dev/null"
 	}
-	return udiff.Unified(from, to, string(fc.Old), string(fc.New))
+	return udiff.Unified(from, to, string(fc.Old), string(fc.Bytes()))
 }

@@ -55,7 +55,7 @@ func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for i, fc := range plan.Files {
-		if fc.Action == core.ActionDelete || len(fc.Lines) == 0 || LanguageFor(fc.Path, fc.New) == nil {
+		if fc.Action == core.ActionDelete || len(fc.Lines) == 0 || LanguageFor(fc.Path, fc.Bytes()) == nil {
 			continue
 		}
 		wg.Add(1)
@@ -79,13 +79,13 @@ func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange) core.Pr
 	for _, l := range fc.Lines {
 		want = append(want, l.Line-1, l.EndLine)
 	}
-	at := lineOffsets(fc.New, want)
+	at := lineOffsets(fc.Bytes(), want)
 	ranges := make([][2]int, 0, len(fc.Lines))
 	for _, l := range fc.Lines {
 		start := at[l.Line-1]
 		ranges = append(ranges, [2]int{start, max(start, at[l.EndLine])})
 	}
-	for _, e := range c.SyntaxErrors(fc.Path, fc.Old, fc.New, ranges) {
+	for _, e := range c.SyntaxErrors(fc.Path, fc.Old, fc.Bytes(), ranges) {
 		block := nearestBlock(fc.Lines, e.Line)
 		detail := ""
 		if e.Missing != "" {

@@ -103,7 +103,7 @@ func plan(disk *Disk, changes []core.FileChange) ([]op, error) {
 		if c.Action == core.ActionDelete {
 			o.remove = true
 		} else {
-			o.new = c.New
+			o.new = c.Bytes()
 			if o.new == nil {
 				o.new = []byte{}
 			}

@@ -136,11 +136,11 @@ func workspace(t *testing.T) (root string, opt commit.Options) {
 }
 
 func modify(p, old, new string) core.FileChange {
-	return core.FileChange{Path: p, Display: p, Action: core.ActionModify, Existed: true, Old: []byte(old), New: []byte(new)}
+	return core.FileChange{Path: p, Display: p, Action: core.ActionModify, Existed: true, Old: []byte(old)}.WithBytes([]byte(new))
 }
 
 func create(p, new string) core.FileChange {
-	return core.FileChange{Path: p, Display: p, Action: core.ActionCreate, New: []byte(new)}
+	return core.FileChange{Path: p, Display: p, Action: core.ActionCreate}.WithBytes([]byte(new))
 }
 
 func remove(p, old string) core.FileChange {
@@ -165,7 +165,7 @@ func mixed(t *testing.T) (root string, opt commit.Options, changes []core.FileCh
 		remove("old/deep/gone.txt", "bye\n"),
 		remove("docs/readme.md", "# readme\n"),
 		create("lib/new/mod.py", "x = 1\n"),
-		{Path: "empty.txt", Action: core.ActionCreate, Existed: true, Old: []byte{}, New: []byte("filled\n")},
+		core.FileChange{Path: "empty.txt", Action: core.ActionCreate, Existed: true, Old: []byte{}}.WithBytes([]byte("filled\n")),
 	}
 	return root, opt, changes
 }

@@ -1,0 +1,121 @@
+package core
+
+import (
+	"slices"
+	"strings"
+	"unsafe"
+)
+
+// A file that several blocks name is searched once per anchor byte, not
+// once per block (issue 11: W1's 200 blocks over 20 files each scanned
+// their whole file, stopping at some 50 places of the anchor's rarest
+// byte). The first block whose anchor has byte c lists c's offsets in the
+// text as loaded; every later one walks that list over the pieces still
+// cut from it, and scans only the pieces that are not (REPLACE texts).
+
+// keepMin is the fewest blocks naming a file for which its byte offsets
+// are kept; keepMax the largest text they are kept for (a list costs 4
+// bytes a place).
+const (
+	keepMin = 2
+	keepMax = 16 << 20
+)
+
+// keptPositions are the offsets of byte c in doc.loaded, in order.
+type keptPositions struct {
+	c   byte
+	pos []int32
+}
+
+// positions returns the offsets of c in d.loaded, listing them the first
+// time.
+func (d *doc) positions(c byte) []int32 {
+	for _, k := range d.kept {
+		if k.c == c {
+			return k.pos
+		}
+	}
+	s := d.loaded
+	var pos []int32
+	for i := 0; ; i++ {
+		j := strings.IndexByte(s[i:], c)
+		if j < 0 {
+			break
+		}
+		i += j
+		pos = append(pos, int32(i))
+	}
+	d.kept = append(d.kept, keptPositions{c, pos})
+	return pos
+}
+
+// loadedOffset returns where piece p lies in d.loaded, if it is cut from
+// it (the same memory): its bytes are then those of d.loaded there.
+func (d *doc) loadedOffset(p string) (int, bool) {
+	if len(p) == 0 || len(p) > len(d.loaded) {
+		return 0, false
+	}
+	base := uintptr(unsafe.Pointer(unsafe.StringData(d.loaded)))
+	at := uintptr(unsafe.Pointer(unsafe.StringData(p)))
+	if at < base || at-base > uintptr(len(d.loaded)-len(p)) {
+		return 0, false
+	}
+	return int(at - base), true
+}
+
+// occurrencesKept is d.occurrences with the anchor's byte offsets kept
+// (see above). It finds the same places in the same order: in each piece,
+// every offset where the anchor's content occurs, lowest first.
+func (d *doc) occurrencesKept(search string, limit int) []int {
+	off, needle := anchorOf(search)
+	if needle == "" {
+		return occurrences(d.text(), search, limit)
+	}
+	f := newFinder(needle)
+	n := len(needle)
+	c2 := needle[f.r2]
+	pos := d.positions(needle[f.r1])
+	var out []int
+	last := d.len() - len(search)
+	// check records a place whose anchor content starts at h of the text;
+	// it reports whether to go on.
+	check := func(h int) bool {
+		at := h - off
+		if at < 0 {
+			return true
+		}
+		if at > last {
+			return false
+		}
+		if (at == 0 || d.byteAt(at-1) == '\n') && d.equalAt(at, search) {
+			out = append(out, at)
+		}
+		return len(out) < limit
+	}
+	one := [1]string{d.flat}
+	pieces := d.pieces
+	if pieces == nil {
+		pieces = one[:]
+	}
+	base := 0
+	for _, p := range pieces {
+		if o, ok := d.loadedOffset(p); ok {
+			lo, hi := o+f.r1, o+len(p)-n+f.r1 // where the byte sits for the content to fit
+			k, _ := slices.BinarySearch(pos, int32(lo))
+			for ; k < len(pos) && int(pos[k]) <= hi; k++ {
+				h := int(pos[k]) - f.r1 - o // in p
+				if p[h+f.r2] == c2 && p[h:h+n] == needle && !check(base+h) {
+					return out
+				}
+			}
+		} else {
+			for h := f.index(p, 0); h >= 0; h = f.index(p, h+1) {
+				if !check(base + h) {
+					return out
+				}
+			}
+		}
+		base += len(p)
+	}
+	return out
+}
