@@ -160,7 +160,8 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	s.snap = next
 	s.state = stateRunning
 	s.mu.Unlock()
-	s.log.Info("initialize", zap.String("root", v.root), zap.Bool("fuzzy", set.Fuzzy))
+	s.log.Info("initialize", zap.String("root", v.root), zap.Bool("fuzzy", set.Fuzzy),
+		zap.Bool("pullDiagnostics", caps.pullDiagnostics), zap.Bool("inlayHints", caps.inlayHints))
 
 	res := &protocol.InitializeResult{
 		ServerInfo: protocol.ServerInfo{Name: "fsrb-lsp", Version: protocol.NewOptional(s.opt.Version)},
