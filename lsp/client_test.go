@@ -38,10 +38,20 @@ type testClient struct {
 	messages  []protocol.ShowMessageParams
 	progress  []json.RawMessage
 	applied   []protocol.ApplyWorkspaceEditParams
-	refreshes int   // workspace/codeLens/refresh requests received
-	calls     int32 // requests sent, to predict ids for $/cancelRequest
-	versions  map[uri.URI]int32
-	texts     map[uri.URI]string
+	refreshes int // workspace/codeLens/refresh requests received
+	// pulls: the client pulls diagnostics (its capabilities say so), as
+	// VS Code does: after its own didOpen and didChange, and for every
+	// open document on workspace/diagnostic/refresh; each answer lands in
+	// diags like a publication (version: the document's when it asked).
+	pulls         bool
+	pullSeq       map[uri.URI]int // the last pull's number per document
+	resultIDs     map[uri.URI]string
+	diagRefreshes int // workspace/diagnostic/refresh requests received
+	hintRefreshes int // workspace/inlayHint/refresh requests received
+	shown         []protocol.ShowDocumentParams
+	calls         int32 // requests sent, to predict ids for $/cancelRequest
+	versions      map[uri.URI]int32
+	texts         map[uri.URI]string
 
 	// onApply answers workspace/applyEdit; nil applies nothing and says yes.
 	onApply func(protocol.ApplyWorkspaceEditParams) protocol.ApplyWorkspaceEditResult
@@ -90,6 +100,9 @@ func startClientWith(t testing.TB, root string, debounce time.Duration) *testCli
 		diags:    map[uri.URI][]protocol.PublishDiagnosticsParams{},
 		versions: map[uri.URI]int32{},
 		texts:    map[uri.URI]string{},
+
+		pullSeq:   map[uri.URI]int{},
+		resultIDs: map[uri.URI]string{},
 	}
 	c.conn.Go(ctx, jsonrpc2.AsyncHandler(c.handle))
 	t.Cleanup(func() {
@@ -108,6 +121,12 @@ func (c *testClient) initialize(caps string, options any) {
 		"capabilities":          json.RawMessage(caps),
 		"initializationOptions": options,
 	}
+	var cc protocol.ClientCapabilities
+	if err := protocol.Unmarshal([]byte(caps), &cc); err != nil {
+		c.t.Fatalf("capabilities: %v", err)
+	}
+	c.pulls = cc.TextDocument != nil && cc.TextDocument.Diagnostic != nil &&
+		cc.Workspace != nil && cc.Workspace.Diagnostics != nil && cc.Workspace.Diagnostics.RefreshSupport != nil && *cc.Workspace.Diagnostics.RefreshSupport
 	if err := c.call(protocol.MethodInitialize, params, nil); err != nil {
 		c.t.Fatalf("initialize: %v", err)
 	}
@@ -131,6 +150,9 @@ func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 		}
 		if strings.Contains(string(req.Params()), `"diagnostics":null`) {
 			c.t.Errorf("publishDiagnostics with null diagnostics: %s", req.Params())
+		}
+		if c.pulls {
+			c.t.Errorf("publishDiagnostics to a client that pulls diagnostics: %s", req.Params())
 		}
 		c.record(func() { c.diags[p.URI] = append(c.diags[p.URI], p) })
 		return nil, nil
@@ -161,6 +183,20 @@ func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 	case "workspace/codeLens/refresh":
 		c.record(func() { c.refreshes++ })
 		return nil, nil
+	case "workspace/diagnostic/refresh":
+		c.record(func() { c.diagRefreshes++ })
+		go c.pullAll()
+		return nil, nil
+	case "workspace/inlayHint/refresh":
+		c.record(func() { c.hintRefreshes++ })
+		return nil, nil
+	case protocol.MethodWindowShowDocument:
+		var p protocol.ShowDocumentParams
+		if err := protocol.Unmarshal(req.Params(), &p); err != nil {
+			return nil, err
+		}
+		c.record(func() { c.shown = append(c.shown, p) })
+		return &protocol.ShowDocumentResult{Success: true}, nil
 	}
 	return jsonrpc2.MethodNotFoundHandler(ctx, req)
 }
@@ -246,6 +282,7 @@ func (c *testClient) open(name string, text *string) uri.URI {
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	c.pullAfterChange(u)
 	return u
 }
 
@@ -272,6 +309,7 @@ func (c *testClient) edit(u uri.URI, old, new string) int32 {
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	c.pullAfterChange(u)
 	return v
 }
 
@@ -291,7 +329,72 @@ func (c *testClient) replace(u uri.URI, text string) int32 {
 	if err != nil {
 		c.t.Fatal(err)
 	}
+	c.pullAfterChange(u)
 	return v
+}
+
+// pullAfterChange pulls the diagnostics of u after the client told the
+// server of its text, as VS Code does, when the client pulls.
+func (c *testClient) pullAfterChange(u uri.URI) {
+	if c.pulls {
+		go c.pull(u)
+	}
+}
+
+// pullAll pulls the diagnostics of every open document.
+func (c *testClient) pullAll() {
+	c.mu.Lock()
+	var open []uri.URI
+	for u := range c.versions {
+		open = append(open, u)
+	}
+	c.mu.Unlock()
+	for _, u := range open {
+		c.pull(u)
+	}
+}
+
+// pull asks for the diagnostics of u and files the answer as if it had
+// been published, unless a later pull's answer came first.
+func (c *testClient) pull(u uri.URI) {
+	c.mu.Lock()
+	c.pullSeq[u]++
+	seq, version, prev := c.pullSeq[u], c.versions[u], c.resultIDs[u]
+	c.mu.Unlock()
+	params := &protocol.DocumentDiagnosticParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}
+	if prev != "" {
+		params.PreviousResultID = &prev
+	}
+	var raw json.RawMessage
+	if err := c.call(protocol.MethodTextDocumentDiagnostic, params, &raw); err != nil {
+		if !errors.Is(err, context.Canceled) {
+			c.t.Errorf("textDocument/diagnostic: %v", err)
+		}
+		return
+	}
+	var rep protocol.FullDocumentDiagnosticReport
+	if err := protocol.Unmarshal(raw, &rep); err != nil {
+		c.t.Errorf("textDocument/diagnostic answered %s: %v", raw, err)
+		return
+	}
+	c.record(func() {
+		if c.pullSeq[u] != seq {
+			return // a later pull is under way
+		}
+		items := rep.Items
+		if rep.Kind == string(protocol.DocumentDiagnosticReportKindUnchanged) {
+			if pubs := c.diags[u]; len(pubs) > 0 {
+				items = pubs[len(pubs)-1].Diagnostics
+			}
+		}
+		if items == nil {
+			items = []protocol.Diagnostic{}
+		}
+		if rep.ResultID != nil {
+			c.resultIDs[u] = *rep.ResultID
+		}
+		c.diags[u] = append(c.diags[u], protocol.PublishDiagnosticsParams{URI: u, Version: protocol.NewOptional(version), Diagnostics: items})
+	})
 }
 
 // waitDiagnostics waits for the diagnostics of u published for version v.

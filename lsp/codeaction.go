@@ -112,7 +112,7 @@ func applyAll(r *actionRequest, kind protocol.CodeActionKind) ([]protocol.CodeAc
 		act.Command = protocol.Command{Title: act.Title, Command: CommandApplyAll, Arguments: args(r.a.doc.uri)}
 		return []protocol.CodeAction{act}, nil
 	}
-	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, r.a.plan)
+	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, r.a.plan, true)
 	return []protocol.CodeAction{act}, nil
 }
 
@@ -136,7 +136,7 @@ func revertAll(r *actionRequest, kind protocol.CodeActionKind) ([]protocol.CodeA
 		act.Command = protocol.Command{Title: act.Title, Command: CommandRevertAll, Arguments: args(r.a.doc.uri)}
 		return []protocol.CodeAction{act}, nil
 	}
-	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, plan)
+	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, plan, false)
 	return []protocol.CodeAction{act}, nil
 }
 
@@ -159,7 +159,7 @@ func revertBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
 			Title:   fmt.Sprintf("Revert block #%d (%s)", b.Number, b.Path),
 			Kind:    ptr(protocol.CodeActionKindRefactorRewrite),
 			Edit:    edit,
-			Command: r.srv.onApplied(r.snap, plan),
+			Command: r.srv.onApplied(r.snap, plan, false),
 		})
 	}
 	return out, nil
@@ -183,7 +183,7 @@ func applyBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
 			Title:   fmt.Sprintf("Apply block #%d (%s)", b.Number, b.Path),
 			Kind:    ptr(protocol.CodeActionKindRefactorRewrite),
 			Edit:    edit,
-			Command: r.srv.onApplied(r.snap, plan),
+			Command: r.srv.onApplied(r.snap, plan, false),
 		})
 	}
 	return out, nil

@@ -43,7 +43,7 @@ func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCom
 		}
 	}
 	if params.Command == CommandApplied {
-		s.applied(string(u))
+		s.applied(ctx, string(u))
 		return nil, nil
 	}
 	// Every edit is built from the files as they are now (disk.go).
@@ -68,6 +68,8 @@ func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCom
 	switch params.Command {
 	case CommandStatus:
 		return a.report(), nil
+	case CommandPreview:
+		return snap.preview(a), nil
 	case CommandApplyAll:
 		switch {
 		case a.state() == lifeApplied:
@@ -209,6 +211,9 @@ func (s *Server) send(ctx context.Context, snap *snapshot, params *protocol.Exec
 			prep = "in"
 		}
 		s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: %s %s %s %s", done, plural(blocks, "block"), prep, plural(len(plan.Files), "file")))
+		if params.Command == CommandApplyAll {
+			s.showChanged(ctx, snap, plan)
+		}
 	default:
 		why := ""
 		if res.FailureReason != nil {

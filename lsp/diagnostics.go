@@ -30,6 +30,12 @@ type diagnoser struct {
 	cancel    context.CancelFunc
 	published map[uri.URI]bool // documents showing our diagnostics
 	cost      time.Duration    // what a run costs, smoothed
+	// pulls and hints compare what a client that pulls diagnostics or asks
+	// for inlay hints was last answered with what the diagnoser computed
+	// since (pull.go).
+	pulls, hints staleness
+	// stale holds the refresh requests a run found needed.
+	stale map[string]bool
 }
 
 // minDebounce coalesces the changes an editor sends together (a paste, a
@@ -43,6 +49,9 @@ func newDiagnoser(s *Server, ceiling time.Duration) *diagnoser {
 		kick:      make(chan struct{}, 1),
 		pending:   map[uri.URI]bool{},
 		published: map[uri.URI]bool{},
+		pulls:     newStaleness(),
+		hints:     newStaleness(),
+		stale:     map[string]bool{},
 	}
 }
 
@@ -134,17 +143,31 @@ func (d *diagnoser) run(ctx context.Context, snap *snapshot, uris map[uri.URI]bo
 		order = append(order, u)
 	}
 	sort.Slice(order, func(i, j int) bool { return order[i] < order[j] })
-	published := false
+	caps := d.srv.capabilities()
+	shown := false // some document's diagnostics went out, or are there to pull
 	defer func() {
-		if published {
-			d.refreshLenses(ctx)
+		d.mu.Lock()
+		stale := d.stale
+		d.stale = map[string]bool{}
+		d.mu.Unlock()
+		if shown && caps.codeLensRefresh {
+			// Lens titles ("#2 2 matches") change with the validation, and
+			// editors otherwise keep the old ones until the user scrolls
+			// (seen in VS Code and Neovim).
+			d.refresh(ctx, methodCodeLensRefresh)
+		}
+		for _, m := range []string{methodDiagnosticRefresh, methodInlayHintRefresh} {
+			if stale[m] {
+				d.refresh(ctx, m)
+			}
 		}
 	}()
 	for i, u := range order {
 		var params *protocol.PublishDiagnosticsParams
 		ok := ctx.Err() == nil
 		if ok {
-			params, ok = d.diagnose(snap, u)
+			params, ok = d.diagnose(snap, u, caps)
+			shown = shown || ok || caps.pullDiagnostics && snap.docs[u] != nil && snap.docs[u].served()
 		}
 		if ctx.Err() != nil {
 			// Superseded: what is left runs again on the newer snapshot.
@@ -163,39 +186,48 @@ func (d *diagnoser) run(ctx context.Context, snap *snapshot, uris map[uri.URI]bo
 		if err := d.srv.client.PublishDiagnostics(context.WithoutCancel(ctx), params); err != nil {
 			d.srv.log.Info("publishDiagnostics", zap.Error(err))
 		}
-		published = true
 	}
-}
-
-// refreshLenses asks the client to fetch code lenses again: their titles
-// ("#2 2 matches") change with the validation, and editors otherwise keep
-// the old ones until the user scrolls (seen in VS Code and Neovim). It runs
-// on its own goroutine so that a slow client never holds diagnostics up.
-func (d *diagnoser) refreshLenses(ctx context.Context) {
-	if !d.srv.capabilities().codeLensRefresh {
-		return
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		if _, err := d.srv.conn.Call(ctx, "workspace/codeLens/refresh", nil, nil); err != nil {
-			d.srv.log.Debug("workspace/codeLens/refresh", zap.Error(err))
-		}
-	}()
 }
 
 // diagnose computes what to publish for u, or false when there is nothing
-// to say (a document that is no patch and never got diagnostics).
-func (d *diagnoser) diagnose(snap *snapshot, u uri.URI) (*protocol.PublishDiagnosticsParams, bool) {
+// to say (a document that is no patch and never got diagnostics). For a
+// client that pulls diagnostics or asks for inlay hints, it also tells
+// whether what the client holds went stale (pull.go).
+func (d *diagnoser) diagnose(snap *snapshot, u uri.URI, caps clientCaps) (*protocol.PublishDiagnosticsParams, bool) {
 	doc, open := snap.docs[u]
 	a := snap.analyze(u)
 	var diags []protocol.Diagnostic
+	var words string
 	if a != nil {
 		diags = snap.diagnostics(a)
 		d.srv.recordDeps(u, a)
+		if caps.inlayHints && caps.inlayHintRefresh {
+			words = hintWords(blockHints(a))
+		}
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if !open {
+		d.pulls.forget(u)
+		d.hints.forget(u)
+	} else if a != nil {
+		c := answer{seq: snap.seq, version: doc.version}
+		if caps.inlayHints && caps.inlayHintRefresh {
+			c.id = words
+			if d.hints.compute(u, c) {
+				d.stale[methodInlayHintRefresh] = true
+			}
+		}
+		if caps.pullDiagnostics {
+			c.id = resultID(diags)
+			if d.pulls.compute(u, c) {
+				d.stale[methodDiagnosticRefresh] = true
+			}
+		}
+	}
+	if caps.pullDiagnostics {
+		return nil, false // the client asks (pull.go)
+	}
 	if a == nil {
 		if !d.published[u] {
 			return nil, false

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -142,12 +143,16 @@ func (s *Server) checkDisk() *snapshot {
 // a client runs one of the last menus it showed.
 const keptActions = 8
 
-func (s *Server) onApplied(snap *snapshot, plan *core.Plan) protocol.Command {
+func (s *Server) onApplied(snap *snapshot, plan *core.Plan, applyAll bool) protocol.Command {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.actionSeq++
 	id := fmt.Sprintf("fsrb-edit-%d", s.actionSeq)
-	s.actionEdits[id] = snap.ownEdits(plan)
+	act := &actionEdit{own: snap.ownEdits(plan)}
+	if applyAll {
+		act.plan = plan
+	}
+	s.actionEdits[id] = act
 	s.actionOrder = append(s.actionOrder, id)
 	if len(s.actionOrder) > keptActions {
 		delete(s.actionEdits, s.actionOrder[0])
@@ -156,13 +161,27 @@ func (s *Server) onApplied(snap *snapshot, plan *core.Plan) protocol.Command {
 	return protocol.Command{Title: "fsrb: record the applied edit", Command: CommandApplied, Arguments: args(id)}
 }
 
-// applied records the edit of the code action id as applied.
-func (s *Server) applied(id string) {
+// actionEdit is what a code action's edit leaves, kept until the client
+// says it applied it.
+type actionEdit struct {
+	own  map[string]*ownEdit
+	plan *core.Plan // "Apply all blocks": the files to show (showChanged)
+}
+
+// applied records the edit of the code action id as applied, and after
+// "Apply all blocks" opens the files it changed when the user asked for it.
+func (s *Server) applied(ctx context.Context, id string) {
 	s.mu.Lock()
-	own, ok := s.actionEdits[id]
+	act, ok := s.actionEdits[id]
 	delete(s.actionEdits, id)
 	s.mu.Unlock()
-	if ok {
-		s.recordOwnEdits(own)
+	if !ok {
+		return
+	}
+	s.recordOwnEdits(act.own)
+	if act.plan != nil {
+		snap := s.snapshot()
+		releaseQueue(ctx) // showDocument waits on the client
+		s.showChanged(ctx, snap, act.plan)
 	}
 }

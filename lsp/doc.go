@@ -11,7 +11,9 @@
 // ask core, convert to protocol values). Open buffers are an overlay over
 // the disk (snapshot.go); every editor event becomes one modification
 // (modify.go); diagnostics run in their own cancellable goroutine
-// (diagnostics.go). Handlers use go.lsp.dev/protocol v1 (LSP 3.18) types
+// (diagnostics.go), pushed, or pulled by clients that can be told to pull
+// again when a patch's targets change (pull.go); inlay hints (inlay.go) and
+// the preview of Apply all (preview.go) read the same analysis. Handlers use go.lsp.dev/protocol v1 (LSP 3.18) types
 // and protocol.ServerHandler behind fsrb's own chain (handler.go:
 // cancellation, ordering, panic recovery, lifecycle); wire.go keeps the few
 // things the library still leaves to the server, each with its reason, and

@@ -166,4 +166,6 @@ var served = map[string]bool{
 	protocol.MethodTextDocumentDocumentLink:        true,
 	protocol.MethodTextDocumentDocumentSymbol:      true,
 	protocol.MethodTextDocumentFoldingRange:        true,
+	protocol.MethodTextDocumentDiagnostic:          true,
+	protocol.MethodTextDocumentInlayHint:           true,
 }

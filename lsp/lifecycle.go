@@ -18,6 +18,12 @@ const (
 	CommandRevertAll   = "fsrb.revertAll"   // args: patch document URI
 	CommandRevertBlock = "fsrb.revertBlock" // args: patch document URI, block number
 	CommandStatus      = "fsrb.status"      // args: patch document URI; answers a StatusReport
+	// CommandPreview answers a PreviewReport: each file Apply all would
+	// change, its current and proposed text. Not listed in the capabilities:
+	// the VS Code extension registers a command of this name with its own
+	// UI (a multi-file diff), and the language client registers every listed
+	// command itself; Neovim 0.7's initialize result stays as it was.
+	CommandPreview = "fsrb.preview" // args: patch document URI; answers a PreviewReport
 	// CommandApplied is the command of the Apply and Revert code actions:
 	// the client runs it once it applied the action's edit (disk.go).
 	CommandApplied = "fsrb.applied" // args: the id the action carries
@@ -40,6 +46,15 @@ type clientCaps struct {
 	disabledActions   bool // codeAction.disabledSupport
 	watchRegistration bool
 	codeLensRefresh   bool // workspace.codeLens.refreshSupport
+	// pullDiagnostics: the client pulls diagnostics (textDocument.diagnostic)
+	// and can be told to pull again (workspace.diagnostics.refreshSupport).
+	// A patch's diagnostics change when its target files do, which only a
+	// refresh tells a pulling client: Neovim 0.10 advertises pull without
+	// refresh, and gets push (pull.go).
+	pullDiagnostics  bool
+	inlayHints       bool // textDocument.inlayHint
+	inlayHintRefresh bool // workspace.inlayHint.refreshSupport
+	showDocument     bool // window.showDocument.support
 }
 
 func readCaps(c protocol.ClientCapabilities) clientCaps {
@@ -65,13 +80,23 @@ func readCaps(c protocol.ClientCapabilities) clientCaps {
 		if cl := w.CodeLens; cl != nil {
 			cc.codeLensRefresh = flag(cl.RefreshSupport)
 		}
+		if ih := w.InlayHint; ih != nil {
+			cc.inlayHintRefresh = flag(ih.RefreshSupport)
+		}
+		if d := w.Diagnostics; d != nil {
+			cc.pullDiagnostics = flag(d.RefreshSupport)
+		}
 	}
 	if w := c.Window; w != nil {
 		cc.workDoneProgress = flag(w.WorkDoneProgress)
+		cc.showDocument = w.ShowDocument != nil && w.ShowDocument.Support
 	}
-	if td := c.TextDocument; td != nil && td.CodeAction != nil {
+	td := c.TextDocument
+	if td != nil && td.CodeAction != nil {
 		cc.disabledActions = flag(td.CodeAction.DisabledSupport)
 	}
+	cc.pullDiagnostics = cc.pullDiagnostics && td != nil && td.Diagnostic != nil
+	cc.inlayHints = td != nil && td.InlayHint != nil
 	return cc
 }
 
@@ -82,6 +107,9 @@ func flag(b *bool) bool { return b != nil && *b }
 type settings struct {
 	// Fuzzy lets blocks without an exact match climb core's tolerant ladder.
 	Fuzzy bool `json:"fuzzy"`
+	// ShowChangedFiles opens the files an "Apply all" changed
+	// (window/showDocument), where the client supports it.
+	ShowChangedFiles bool `json:"showChangedFiles"`
 }
 
 // parseSettings reads {"fuzzy": true} or {"fsrb": {"fuzzy": true}} (VS Code
@@ -124,16 +152,18 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	}
 	set, _ := parseSettings(params.InitializationOptions, settings{})
 
+	caps := readCaps(params.Capabilities)
 	s.mu.Lock()
-	s.caps = readCaps(params.Capabilities)
+	s.caps = caps
 	next := s.snap.clone()
 	next.view, next.settings = v, set
 	s.snap = next
 	s.state = stateRunning
 	s.mu.Unlock()
-	s.log.Info("initialize", zap.String("root", v.root), zap.Bool("fuzzy", set.Fuzzy))
+	s.log.Info("initialize", zap.String("root", v.root), zap.Bool("fuzzy", set.Fuzzy),
+		zap.Bool("pullDiagnostics", caps.pullDiagnostics), zap.Bool("inlayHints", caps.inlayHints))
 
-	return &protocol.InitializeResult{
+	res := &protocol.InitializeResult{
 		ServerInfo: protocol.ServerInfo{Name: "fsrb-lsp", Version: protocol.NewOptional(s.opt.Version)},
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{
@@ -152,7 +182,17 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 			DocumentSymbolProvider: protocol.Boolean(true),
 			FoldingRangeProvider:   protocol.Boolean(true),
 		},
-	}, nil
+	}
+	// Offered to the clients that use them only: a client of LSP 3.16
+	// (Neovim 0.7) sees the capabilities it always saw.
+	if caps.pullDiagnostics {
+		// Inter-file: a patch's diagnostics follow its target files.
+		res.Capabilities.DiagnosticProvider = &protocol.DiagnosticOptions{InterFileDependencies: true}
+	}
+	if caps.inlayHints {
+		res.Capabilities.InlayHintProvider = protocol.Boolean(true)
+	}
+	return res, nil
 }
 
 // legacyRoot reads rootUri and rootPath: deprecated in favour of

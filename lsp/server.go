@@ -123,7 +123,7 @@ type Server struct {
 	deps map[uri.URI]map[string]bool
 	// actionEdits holds what the edits of the last code actions leave, by
 	// the id their command carries (disk.go).
-	actionEdits map[string]map[string]*ownEdit
+	actionEdits map[string]*actionEdit
 	actionOrder []string
 	actionSeq   int
 }
@@ -140,7 +140,7 @@ func newServer(conn jsonrpc2.Conn, opt Options) *Server {
 		snap:   emptySnapshot(newTrees()),
 		deps:   map[uri.URI]map[string]bool{},
 
-		actionEdits: map[string]map[string]*ownEdit{},
+		actionEdits: map[string]*actionEdit{},
 	}
 	s.diag = newDiagnoser(s, opt.Debounce)
 	s.route = protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler)

@@ -100,6 +100,7 @@ func (d *document) served() bool {
 // buffer's unsaved text where the editor has one and the disk elsewhere —
 // the same core as the CLI, another source.
 type snapshot struct {
+	seq      uint64 // one more than the snapshot it was cloned from
 	view     *view
 	settings settings
 	docs     map[uri.URI]*document
@@ -133,7 +134,7 @@ func emptySnapshot(trees *treesitter.Cache) *snapshot {
 // clone copies the maps a modification changes; analyses start afresh.
 func (s *snapshot) clone() *snapshot {
 	c := emptySnapshot(s.trees)
-	c.view, c.settings = s.view, s.settings
+	c.seq, c.view, c.settings = s.seq+1, s.view, s.settings
 	for k, v := range s.docs {
 		c.docs[k] = v
 	}

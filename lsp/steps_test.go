@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,6 +49,19 @@ import (
 //	disk-original         every file of the archive holds its original bytes
 //	                      (the patch aside), and no other file exists
 //	buffer FILE "TEXT"    the client's buffer of FILE holds TEXT
+//	pull N                textDocument/diagnostic answers N errors, and the
+//	                      very diagnostics the client shows (pushed or pulled)
+//	inlay "TEXT"          an inlay hint's label holds TEXT
+//	no-inlay "TEXT"       no inlay hint's label holds TEXT
+//	inlay-refresh         a workspace/inlayHint/refresh came since the last
+//	                      inlay step
+//	preview FILE OP       fsrb.preview lists FILE with operation OP
+//	preview-files N       ... and N files in all
+//	preview-none "TEXT"   fsrb.preview lists no file; its message holds TEXT
+//	as-previewed          every file holds what the last preview proposed
+//	                      (deleted: gone)
+//	shown "A B"           the showDocument requests since the last apply-all
+//	                      named these files, in order; the last took the focus
 func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string) {
 	t.Helper()
 	ed := &editor{root: sc.root, files: diskFiles(t, sc.root)}
@@ -58,6 +72,8 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 		}
 		return protocol.ApplyWorkspaceEditResult{Applied: true}
 	})
+	var preview lsp.PreviewReport
+	hintRefreshes, shownFrom := 0, 0
 	for i, line := range strings.Split(steps, "\n") {
 		line = strings.TrimSpace(line)
 		if line == "" || strings.HasPrefix(line, "#") {
@@ -80,6 +96,7 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 		}
 		switch w[0] {
 		case "apply-all", "apply-all-noop", "revert-all", "revert-all-noop":
+			c.locked(func() { shownFrom = len(c.shown) })
 			cmd := map[string]string{"apply": lsp.CommandApplyAll, "revert": lsp.CommandRevertAll}[strings.SplitN(w[0], "-", 2)[0]]
 			runCommand(t, c, where, cmd, !strings.HasSuffix(w[0], "-noop"), u)
 		case "apply-block", "revert-block":
@@ -164,15 +181,11 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 				t.Fatalf("%s: %d such actions in %q", where, n, titles)
 			}
 		case "message":
-			var last string
-			c.locked(func() {
-				if len(c.messages) > 0 {
-					last = c.messages[len(c.messages)-1].Message
-				}
+			// The client records a message on its own goroutine: it may
+			// come after the command's answer.
+			c.waitFor(where, func() bool {
+				return len(c.messages) > 0 && strings.Contains(c.messages[len(c.messages)-1].Message, arg(1))
 			})
-			if !strings.Contains(last, arg(1)) {
-				t.Fatalf("%s: last message %q", where, last)
-			}
 		case "disk":
 			data, err := os.ReadFile(filepath.Join(sc.root, filepath.FromSlash(arg(1))))
 			if err != nil || string(data) != arg(2) {
@@ -200,6 +213,78 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 		case "buffer":
 			if got, ok := ed.files[arg(1)]; !ok || got != arg(2) {
 				t.Fatalf("%s: the buffer of %s holds %q", where, arg(1), got)
+			}
+		case "pull":
+			pulled := pullDiagnostics(t, c, u)
+			if n := countErrors(pulled); n != num(1) {
+				t.Fatalf("%s: %d errors pulled: %+v", where, n, pulled)
+			}
+			// The client's own view (pushed, or pulled after a refresh)
+			// comes to the same.
+			settle(t, c, u, where, func(shown []protocol.Diagnostic) bool { return reflect.DeepEqual(pulled, shown) })
+		case "inlay", "no-inlay":
+			c.locked(func() { hintRefreshes = c.hintRefreshes })
+			labels := inlayLabels(t, c, u, sc.patchText)
+			has := strings.Contains(strings.Join(labels, "\n"), arg(1))
+			if has != (w[0] == "inlay") {
+				t.Fatalf("%s: inlay hints %q", where, labels)
+			}
+		case "inlay-refresh":
+			c.waitFor(where, func() bool { return c.hintRefreshes > hintRefreshes })
+		case "preview", "preview-files", "preview-none":
+			preview = lsp.PreviewReport{}
+			if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandPreview, Arguments: testArgs(u)}, &preview); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			switch w[0] {
+			case "preview":
+				found := false
+				for _, f := range preview.Files {
+					if f.Path == arg(1) && f.Operation == arg(2) && f.URI == c.uri(f.Path) {
+						found = true
+					}
+				}
+				if !found {
+					t.Fatalf("%s: preview %+v", where, preview)
+				}
+			case "preview-files":
+				if len(preview.Files) != num(1) {
+					t.Fatalf("%s: preview %+v", where, preview)
+				}
+			case "preview-none":
+				if len(preview.Files) != 0 || !strings.Contains(preview.Message, arg(1)) {
+					t.Fatalf("%s: preview %+v", where, preview)
+				}
+			}
+		case "as-previewed":
+			if len(preview.Files) == 0 {
+				t.Fatalf("%s: no preview before", where)
+			}
+			for _, f := range preview.Files {
+				data, err := os.ReadFile(filepath.Join(sc.root, filepath.FromSlash(f.Path)))
+				switch {
+				case f.Operation == "delete" && err == nil:
+					t.Errorf("%s: %s exists", where, f.Path)
+				case f.Operation != "delete" && (err != nil || strings.TrimPrefix(string(data), "\uFEFF") != f.Proposed):
+					t.Errorf("%s: %s holds %q (%v), the preview proposed %q", where, f.Path, data, err, f.Proposed)
+				}
+			}
+		case "shown":
+			want := strings.Fields(arg(1))
+			var got []protocol.ShowDocumentParams
+			c.waitFor(where, func() bool {
+				got = append([]protocol.ShowDocumentParams(nil), c.shown[shownFrom:]...)
+				return len(got) >= len(want)
+			})
+			var names []string
+			for k, p := range got {
+				names = append(names, ed.key(p.URI))
+				if focus := p.TakeFocus != nil && *p.TakeFocus; focus != (k == len(got)-1) {
+					t.Errorf("%s: showDocument %d of %d: takeFocus %v", where, k+1, len(got), focus)
+				}
+			}
+			if strings.Join(names, " ") != strings.Join(want, " ") {
+				t.Fatalf("%s: showDocument for %q", where, names)
 			}
 		default:
 			t.Fatalf("%s: unknown step", where)
@@ -267,6 +352,48 @@ func settle(t *testing.T, c *testClient, u uri.URI, where string, ok func([]prot
 		last = pubs[len(pubs)-1].Diagnostics
 		return ok(last)
 	})
+}
+
+// pullDiagnostics asks for the patch's diagnostics as a client that pulls
+// does, without a previous result id.
+func pullDiagnostics(t *testing.T, c *testClient, u uri.URI) []protocol.Diagnostic {
+	t.Helper()
+	var raw json.RawMessage
+	if err := c.call(protocol.MethodTextDocumentDiagnostic, &protocol.DocumentDiagnosticParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &raw); err != nil {
+		t.Fatal(err)
+	}
+	var rep protocol.FullDocumentDiagnosticReport
+	if err := protocol.Unmarshal(raw, &rep); err != nil || rep.Kind != "full" || rep.ResultID == nil {
+		t.Fatalf("textDocument/diagnostic answered %s (%v)", raw, err)
+	}
+	return rep.Items
+}
+
+func countErrors(diags []protocol.Diagnostic) int {
+	n := 0
+	for _, d := range diags {
+		if d.Severity == protocol.DiagnosticSeverityError {
+			n++
+		}
+	}
+	return n
+}
+
+// inlayLabels asks for the inlay hints of the whole patch.
+func inlayLabels(t *testing.T, c *testClient, u uri.URI, text string) []string {
+	t.Helper()
+	var hints []protocol.InlayHint
+	params := &protocol.InlayHintParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Range: protocol.Range{End: positionOf(text, len(text))}}
+	if err := c.call(protocol.MethodTextDocumentInlayHint, params, &hints); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, h := range hints {
+		if l, ok := h.Label.(protocol.String); ok {
+			out = append(out, string(l))
+		}
+	}
+	return out
 }
 
 func lensTitles(t *testing.T, c *testClient, u uri.URI) []string {

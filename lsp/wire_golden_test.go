@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ var updateWire = flag.Bool("update-wire", false, "rewrite testdata/lsp/wire/*.go
 func TestWireGolden(t *testing.T) {
 	for _, tc := range []struct{ name, caps string }{
 		{"neovim07", wireNeovim07Caps},
-		{"vscode", vscodeCaps},
+		{"vscode", wireVSCodeCaps},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := recordWire(t, tc.caps)
@@ -62,6 +63,20 @@ func TestWireGolden(t *testing.T) {
 		})
 	}
 }
+
+// wireVSCodeCaps is vscodeCaps with what VS Code says of pull diagnostics:
+// it pulls them, and takes a refresh request. (Its inlay hints, code lens
+// refresh and showDocument are left out: pull_test.go and the scenarios
+// cover them.)
+const wireVSCodeCaps = `{
+  "workspace": {"applyEdit": true,
+    "workspaceEdit": {"documentChanges": true, "resourceOperations": ["create", "rename", "delete"], "failureHandling": "textOnlyTransactional"},
+    "didChangeWatchedFiles": {"dynamicRegistration": true},
+    "diagnostics": {"refreshSupport": true}},
+  "window": {"workDoneProgress": true},
+  "textDocument": {"codeAction": {"disabledSupport": true},
+    "diagnostic": {"dynamicRegistration": true, "relatedDocumentSupport": false}}
+}`
 
 // wireNeovim07Caps is the part of Neovim 0.7.2's client capabilities that
 // touches fsrb: resource operations without documentChanges, no dynamic
@@ -212,8 +227,13 @@ func (c *wireConn) waitFor(what string, match func(env wireEnvelope, body []byte
 }
 
 func (c *wireConn) record(label string, body []byte) {
-	c.log = append(c.log, "-- "+label+" --\n"+strings.ReplaceAll(string(body), c.root, "$ROOT")+"\n")
+	text := strings.ReplaceAll(string(body), c.root, "$ROOT")
+	// A result id names the diagnostics' content, which holds the root.
+	text = resultIDs.ReplaceAllString(text, `"resultId":"$$ID"`)
+	c.log = append(c.log, "-- "+label+" --\n"+text+"\n")
 }
+
+var resultIDs = regexp.MustCompile(`"resultId":"[^"]*"`)
 
 // call sends a request and records its response.
 func (c *wireConn) call(label, method string, params any) []byte {
@@ -294,8 +314,27 @@ func recordWire(t *testing.T, caps string) string {
 		c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
 			"uri": d.u, "languageId": d.lang, "version": 1, "text": wireFiles[d.name]}})
 	}
-	c.diagnostics("publishDiagnostics patch.fsrb", patch, `"version":1`)
-	c.diagnostics("publishDiagnostics bad.fsrb", bad, `not-found`)
+	// A client that pulls diagnostics is never pushed any: it asks.
+	pull := strings.Contains(caps, `"diagnostic":`)
+	doc := func(u string) map[string]any { return map[string]any{"uri": u} }
+	var patchResult string
+	if pull {
+		body := c.call("diagnostic patch.fsrb", "textDocument/diagnostic", map[string]any{"textDocument": doc(patch)})
+		var rep struct {
+			Result struct {
+				ResultID string `json:"resultId"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal(body, &rep); err != nil || rep.Result.ResultID == "" {
+			t.Fatalf("no resultId in %s (%v)", body, err)
+		}
+		patchResult = rep.Result.ResultID
+		c.call("diagnostic bad.fsrb", "textDocument/diagnostic", map[string]any{"textDocument": doc(bad)})
+		c.call("diagnostic patch.fsrb unchanged", "textDocument/diagnostic", map[string]any{"textDocument": doc(patch), "previousResultId": patchResult})
+	} else {
+		c.diagnostics("publishDiagnostics patch.fsrb", patch, `"version":1`)
+		c.diagnostics("publishDiagnostics bad.fsrb", bad, `not-found`)
+	}
 
 	// An edit of the open target without a range (the whole text), then
 	// one with a range: the patch is re-validated for both.
@@ -310,7 +349,6 @@ func recordWire(t *testing.T, caps string) string {
 	})
 
 	whole := map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 30, "character": 0}}
-	doc := func(u string) map[string]any { return map[string]any{"uri": u} }
 	c.call("codeAction patch.fsrb", "textDocument/codeAction", map[string]any{
 		"textDocument": doc(patch), "range": whole, "context": map[string]any{"diagnostics": []any{}}})
 	c.call("codeAction patch.fsrb source", "textDocument/codeAction", map[string]any{
@@ -351,7 +389,14 @@ func recordWire(t *testing.T, caps string) string {
 	c.call("executeCommand applyAll", "workspace/executeCommand", map[string]any{"command": "fsrb.applyAll", "arguments": []any{patch}})
 	c.expect("workspace/applyEdit all", "workspace/applyEdit", nil)
 	c.expect("showMessage applied", "window/showMessage", nil)
-	c.diagnostics("publishDiagnostics patch.fsrb applied", patch, `"applied"`)
+	if pull {
+		// The patch did not change, its targets did: the server asks the
+		// client to pull again.
+		c.waitFor("workspace/diagnostic/refresh", func(env wireEnvelope, _ []byte) bool { return env.Method == "workspace/diagnostic/refresh" })
+		c.call("diagnostic patch.fsrb applied", "textDocument/diagnostic", map[string]any{"textDocument": doc(patch), "previousResultId": patchResult})
+	} else {
+		c.diagnostics("publishDiagnostics patch.fsrb applied", patch, `"applied"`)
+	}
 	c.call("status patch.fsrb applied", "workspace/executeCommand", map[string]any{"command": "fsrb.status", "arguments": []any{patch}})
 	c.call("codeLens patch.fsrb applied", "textDocument/codeLens", map[string]any{"textDocument": doc(patch)})
 	c.call("codeAction patch.fsrb applied", "textDocument/codeAction", map[string]any{
@@ -374,9 +419,14 @@ func recordWire(t *testing.T, caps string) string {
 	}
 
 	c.notify("textDocument/didClose", map[string]any{"textDocument": doc(bad)})
-	c.diagnostics("publishDiagnostics bad.fsrb closed", bad, `"diagnostics":[]`)
+	if !pull {
+		c.diagnostics("publishDiagnostics bad.fsrb closed", bad, `"diagnostics":[]`)
+	}
 	c.call("shutdown", "shutdown", nil)
 	c.call("after shutdown", "textDocument/codeLens", map[string]any{"textDocument": doc(patch)})
+	if pull && len(c.diags) > 0 {
+		t.Errorf("diagnostics pushed to a client that pulls them: %q", c.diags)
+	}
 	return strings.Join(c.log, "")
 }
 

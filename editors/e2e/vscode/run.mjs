@@ -120,6 +120,14 @@ async function main() {
     check(!/Accept (Current|Incoming) Change/.test(await lensText()), 'no merge-conflict "Accept Current Change" lenses on the patch', await lensText());
 
 
+    // Inlay hints at the end of each block's opening line.
+    const viewText = () => page.locator('.editor-instance .monaco-editor .view-lines').first().innerText().catch(() => '');
+    // (VS Code draws a hint's spaces as no-break spaces.)
+    const hinted = (t) => /→\sREADME\.md:3/.test(t) && /2\smatches/.test(t);
+    await poll(async () => hinted(await viewText()), 15000);
+    check(hinted(await viewText()),
+      'inlay hints: "→ README.md:3" after block #1\'s opening line, "2 matches" after block #2\'s', (await viewText()).slice(0, 600));
+
     // Problems panel: the two diagnostics.
     await page.keyboard.press('Control+Shift+M');
     const markers = page.locator('.markers-panel');
@@ -144,6 +152,10 @@ async function main() {
       return found.map((f) => readFileSync(f, 'utf8')).join('\n');
     };
     const starts = () => (clientLog().match(/\[fsrb\] starting /g) || []).length;
+    // VS Code pulls diagnostics when the server offers them: the Problems
+    // panel above was filled by textDocument/diagnostic answers.
+    check(/"pullDiagnostics": true/.test(clientLog()) && /"inlayHints": true/.test(clientLog()),
+      'the server serves VS Code pull diagnostics and inlay hints (its initialize log)', (clientLog().match(/.*initialize.*/) || [''])[0]);
     const before = starts();
     await runCommand(page, 'fsrb: Restart server');
     await poll(() => starts() > before, 15000);
@@ -324,6 +336,51 @@ async function main() {
     check(/fsrb: 5\/5 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 'status bar after the revert: "fsrb: 5/5 blocks apply"', await fsrbItem.innerText().catch(() => ''));
     await poll(async () => /#1 applies at README\.md:3/.test(await lensText()), 10000);
     check(/#1 applies at README\.md:3/.test(await lensText()), 'lens after the revert: "#1 applies at README.md:3"', await lensText());
+
+    // "fsrb: Preview all blocks": a multi-file diff of the whole change,
+    // nothing written; its "Apply all" applies every block, and with
+    // fsrb.showChangedFiles on, the changed files open (README.md, the
+    // first, in front).
+    const settings = JSON.parse(readFileSync(userSettings, 'utf8'));
+    writeFileSync(userSettings, JSON.stringify({ ...settings, 'fsrb.showChangedFiles': true }, null, 2));
+    await dismissToasts(page);
+    for (const c of ['View: Close Primary Side Bar', 'View: Hide Panel', 'View: Single Column Editor Layout']) {
+      await runCommand(page, c).catch(async (err) => { log(`     (${err.message.split('\n')[0]})`); await page.keyboard.press('Escape'); });
+    }
+    await runCommand(page, 'View: Focus First Editor Group');
+    await page.waitForSelector('.tab.active:has-text("change.fsrb")');
+    await page.waitForTimeout(1000); // the setting reaches the server
+    await runCommand(page, 'fsrb: Preview all blocks');
+    const previewTab = page.locator('.tab', { hasText: 'fsrb preview: change.fsrb' });
+    await previewTab.first().waitFor({ timeout: 15000 });
+    const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'fsrb: preview of change.fsrb' });
+    const toastShown = await toast.waitFor({ timeout: 5000 }).then(() => true, () => false);
+    check(toastShown && (await toast.locator('.monaco-button', { hasText: 'Apply all' }).count()) === 1,
+      'the preview\'s notification offers "Apply all" (and "Close preview")', toastShown ? await toast.innerText() : '(no notification)');
+    const editorPart = page.locator('.part.editor');
+    const previewed = () => editorPart.innerText().catch(() => '');
+    await poll(async () => { const t = await previewed(); return /README\.md/.test(t) && /app\.py/.test(t) && /goodbye/.test(t); }, 15000);
+    const shownPreview = await previewed();
+    check(/\(4 files\)/.test(await previewTab.first().innerText()) && /README\.md/.test(shownPreview) && /app\.py/.test(shownPreview) && /goodbye/.test(shownPreview),
+      '"fsrb: Preview all blocks": a multi-file diff editor of the 4 files (README.md and src/app.py on screen)', `${await previewTab.first().innerText()}: ${shownPreview.slice(0, 400)}`);
+    const applyButton = page.locator('.editor-actions .action-label[aria-label*="Apply all blocks of the preview"]').first();
+    await applyButton.waitFor({ timeout: 10000 });
+    await page.mouse.move(640, 12);
+    await page.waitForTimeout(800);
+    await shot(page, 'vscode-preview.png');
+    check(sameTree(BEFORE).length === 0, 'the preview wrote nothing', sameTree(BEFORE).join('; '));
+    await applyButton.click();
+    log('     clicked "Apply all blocks of the preview" in the preview\'s title bar');
+    await poll(async () => (await previewTab.count()) === 0, 10000);
+    check((await previewTab.count()) === 0, 'the preview closed');
+    // The window's title names the editor in front.
+    await poll(async () => /^README\.md\b/.test(await page.title()), 10000);
+    const tabs = (await page.locator('.tab').allInnerTexts()).map((t) => t.replace(/\s+/g, ''));
+    check(/^README\.md\b/.test(await page.title()) && ['app.py', 'usage.md'].every((f) => tabs.some((t) => t.includes(f))),
+      'fsrb.showChangedFiles: README.md, src/app.py and docs/guide/usage.md opened (window/showDocument), README.md in front', `${await page.title()}: ${tabs.join(' | ')}`);
+    await runCommand(page, 'File: Save All Files');
+    diffs = await poll(async () => { const d = sameTree(); return d.length === 0 ? d : null; }, 15000) ?? sameTree();
+    check(diffs.length === 0, 'Apply all from the preview + Save All: every file has the expected bytes', diffs.join('; '));
 
     await runCommand(page, 'View: Close All Editors');
     await page.waitForTimeout(500);

@@ -11,12 +11,14 @@ import { resolveServer } from './server';
 import { BlockStatus } from './status';
 import { MergeConflictGuard } from './mergeConflict';
 import { TargetSync, changeOnce } from './targets';
+import { Preview } from './preview';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
 let status: BlockStatus;
 let starting: Promise<void> | undefined;
 let guard: MergeConflictGuard | undefined;
+let preview: Preview;
 
 function config() {
   return vscode.workspace.getConfiguration('fsrb');
@@ -92,14 +94,33 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     documentSelector: documentSelector(),
     outputChannel: output,
     traceOutputChannel: output,
-    initializationOptions: { fuzzy: config().get<boolean>('fuzzy', false) },
+    initializationOptions: {
+      fuzzy: config().get<boolean>('fuzzy', false),
+      showChangedFiles: config().get<boolean>('showChangedFiles', false),
+    },
     synchronize: { configurationSection: 'fsrb' },
     middleware: {
       didChange: changeOnce(),
       // The server may analyze a synchronized file that is no patch here (a
       // Markdown file with `fsrb.markdown` off, a target): its diagnostics
       // are not shown.
+      // (A server that offers pull diagnostics is asked for the patches'
+      // only, and pushes nothing.)
       handleDiagnostics: (uri, diagnostics, next) => next(uri, isPatchUri(uri) ? diagnostics : []),
+      // "Preview all blocks" beside the server's "Apply all blocks" lens.
+      provideCodeLenses: async (document, token, next) => {
+        const lenses = await next(document, token);
+        if (!lenses) return lenses;
+        const i = lenses.findIndex((l) => l.command?.command === 'fsrb.applyAll');
+        if (i >= 0) {
+          lenses.splice(i + 1, 0, new vscode.CodeLens(lenses[i].range, {
+            title: 'Preview all blocks',
+            command: 'fsrb.preview',
+            arguments: [document.uri],
+          }));
+        }
+        return lenses;
+      },
       // The palette runs the commands with no arguments: fill in the active
       // patch and, for one block, the block under the cursor.
       executeCommand: async (command, args, next) => {
@@ -171,12 +192,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   output = vscode.window.createOutputChannel('fsrb', { log: true });
   status = new BlockStatus(isPatchDocument);
   guard = new MergeConflictGuard(context, isPatchDocument, output);
-  context.subscriptions.push(output, status, guard);
+  preview = new Preview(() => client);
+  context.subscriptions.push(output, status, guard, preview);
   vscode.commands.executeCommand('setContext', 'fsrb.markdownServed', markdownServed());
 
   context.subscriptions.push(
     vscode.commands.registerCommand('fsrb.restartServer', () => restart(context)),
     vscode.commands.registerCommand('fsrb.showServerLog', () => output.show(true)),
+    vscode.commands.registerCommand('fsrb.preview', (uri?: vscode.Uri | string) => {
+      if (uri === undefined) {
+        const editor = vscode.window.activeTextEditor;
+        if (!editor || !isPatchDocument(editor.document)) {
+          vscode.window.showWarningMessage('fsrb: open a patch (*.fsrb) first');
+          return;
+        }
+        uri = editor.document.uri;
+      }
+      return preview.show(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri);
+    }),
+    vscode.commands.registerCommand('fsrb.applyPreview', () => preview.applyOpen()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('fsrb.server.path') || e.affectsConfiguration('fsrb.markdown')) {
         vscode.commands.executeCommand('setContext', 'fsrb.markdownServed', markdownServed());
