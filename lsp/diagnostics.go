@@ -410,14 +410,6 @@ func lineSpan(m *core.Mapper, line int) core.Span {
 	return core.Span{Start: m.LineStart(line), End: m.LineEnd(line)}
 }
 
-func toRange(m *core.Mapper, sp core.Span) protocol.Range {
-	a, b := m.Position(sp.Start), m.Position(max(sp.Start, sp.End))
-	return protocol.Range{
-		Start: protocol.Position{Line: uint32(a.Line), Character: uint32(a.Col)},
-		End:   protocol.Position{Line: uint32(b.Line), Character: uint32(b.Col)},
-	}
-}
-
 // lineRange is whole 1-based lines first..last of a target file, ending at
 // the start of the next line so that no text of the file is needed.
 func lineRange(first, last int) protocol.Range {

@@ -18,5 +18,8 @@
 // transport is package lsp/internal/rpc: JSON-RPC framing that survives a
 // malformed message, one message at a time in arrival order, cancellation,
 // panic recovery and an error code on every error; it imports none of
-// fsrb's packages. uri.go keeps what the URI library leaves to the server.
+// fsrb's packages. position.go is the one conversion between LSP positions
+// and core's byte offsets, both ways, which every handler uses: a position
+// past the end of the document is an error, never clamped. uri.go keeps
+// what the URI library leaves to the server.
 package lsp
