@@ -16,7 +16,7 @@ import (
 )
 
 // diagnoser publishes diagnostics in its own goroutine: handlers only
-// schedule (handlers run one at a time, queue.go: a slow one would hold
+// schedule (handlers run one at a time, internal/rpc: a slow one would hold
 // every message behind it). A burst of changes is debounced; a new change cancels the run under
 // way, whose documents are then validated again on the newer snapshot.
 type diagnoser struct {
