@@ -371,11 +371,27 @@ func TestUnknownDocumentsAndPositions(t *testing.T) {
 			"contentChanges": []any{map[string]any{"range": rng(far, zero), "text": "X"}}})
 		c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": u}})
 	}
-	// The patch is still served after out-of-range edits to it (clamped to
-	// its end) and was re-validated for its latest version.
+	// An edit outside the patch is rejected, not clamped (position.go): it
+	// is logged, and the document keeps its last good text and version, so
+	// that a good edit of the same version then applies and is validated.
 	c.open(root, "p.fsrb", calcPatch)
+	rejected := func() int {
+		n := 0
+		for _, e := range c.logs.FilterMessage("notification failed").All() {
+			if msg, _ := e.ContextMap()["error"].(string); strings.Contains(msg, "past the end of the document") {
+				n++
+			}
+		}
+		return n
+	}
+	before := rejected()
 	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": patch, "version": 3},
-		"contentChanges": []any{map[string]any{"range": rng(far, far), "text": "\n# a note at the end\n"}}})
+		"contentChanges": []any{map[string]any{"range": rng(far, far), "text": "\n# a note past the end\n"}}})
+	c.waitFor("the out-of-range change rejected", func() bool { return rejected() == before+1 })
+	end := positionOf(calcPatch, len(calcPatch))
+	eof := map[string]any{"line": end.Line, "character": end.Character}
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": patch, "version": 3},
+		"contentChanges": []any{map[string]any{"range": rng(eof, eof), "text": "\n# a note at the end\n"}}})
 	c.waitFor("diagnostics of version 3", func() bool { return c.diags[patch] == 3 })
 	m := c.await(c.call(1, "textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": patch}}), "documentSymbol")
 	if errCode(m) != 0 || m["result"] == nil {

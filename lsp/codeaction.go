@@ -51,11 +51,11 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	if a == nil {
 		return out, nil
 	}
-	m := a.doc.mapper
-	r := &actionRequest{srv: s, snap: snap, a: a, caps: s.capabilities(), params: params, span: core.Span{
-		Start: m.Offset(int(params.Range.Start.Line), int(params.Range.Start.Character)),
-		End:   m.Offset(int(params.Range.End.Line), int(params.Range.End.Character)),
-	}}
+	span, err := spanOf(a.doc.mapper, params.Range)
+	if err != nil {
+		return nil, err
+	}
+	r := &actionRequest{srv: s, snap: snap, a: a, caps: s.capabilities(), params: params, span: span}
 	seen := map[string]bool{}
 	for _, p := range producers {
 		if !wanted(p.kind, params.Context.Only) {

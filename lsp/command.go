@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/lsp/internal/rpc"
 )
 
 // progressBlocks is the size from which applying a patch reports progress.
@@ -193,7 +194,7 @@ func (s *Server) send(ctx context.Context, snap *snapshot, params *protocol.Exec
 
 	// Waiting on the editor (a dialog, a busy client, one that never
 	// answers) must not hold up the messages behind this one.
-	releaseQueue(ctx)
+	rpc.Release(ctx)
 	finish := s.progress(ctx, params.WorkDoneToken, caps, plan, label)
 	res, err := s.applyEdit(ctx, label, edit)
 	finish()

@@ -16,7 +16,11 @@ func (s *Server) Definition(ctx context.Context, params *protocol.DefinitionPara
 	if a == nil {
 		return nil, nil
 	}
-	n := a.blockAt(a.doc.mapper.Offset(int(params.Position.Line), int(params.Position.Character)))
+	at, err := offsetOf(a.doc.mapper, params.Position)
+	if err != nil {
+		return nil, err
+	}
+	n := a.blockAt(at)
 	res, ok := a.result(n)
 	if !ok || res.Path == "" {
 		return nil, nil

@@ -16,7 +16,7 @@ import (
 )
 
 // diagnoser publishes diagnostics in its own goroutine: handlers only
-// schedule (handlers run one at a time, queue.go: a slow one would hold
+// schedule (handlers run one at a time, internal/rpc: a slow one would hold
 // every message behind it). A burst of changes is debounced; a new change cancels the run under
 // way, whose documents are then validated again on the newer snapshot.
 type diagnoser struct {
@@ -408,14 +408,6 @@ func markerSpan(m *core.Mapper, b *core.Block) core.Span {
 
 func lineSpan(m *core.Mapper, line int) core.Span {
 	return core.Span{Start: m.LineStart(line), End: m.LineEnd(line)}
-}
-
-func toRange(m *core.Mapper, sp core.Span) protocol.Range {
-	a, b := m.Position(sp.Start), m.Position(max(sp.Start, sp.End))
-	return protocol.Range{
-		Start: protocol.Position{Line: uint32(a.Line), Character: uint32(a.Col)},
-		End:   protocol.Position{Line: uint32(b.Line), Character: uint32(b.Col)},
-	}
 }
 
 // lineRange is whole 1-based lines first..last of a target file, ending at

@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/lsp/internal/rpc"
 )
 
 // The server must never build an edit from a stale view of the files
@@ -181,7 +182,7 @@ func (s *Server) applied(ctx context.Context, id string) {
 	s.recordOwnEdits(act.own)
 	if act.plan != nil {
 		snap := s.snapshot()
-		releaseQueue(ctx) // showDocument waits on the client
+		rpc.Release(ctx) // showDocument waits on the client
 		s.showChanged(ctx, snap, act.plan)
 	}
 }

@@ -14,8 +14,12 @@
 // (diagnostics.go), pushed, or pulled by clients that can be told to pull
 // again when a patch's targets change (pull.go); inlay hints (inlay.go) and
 // the preview of Apply all (preview.go) read the same analysis. Handlers use go.lsp.dev/protocol v1 (LSP 3.18) types
-// and protocol.ServerHandler behind fsrb's own chain (handler.go:
-// cancellation, ordering, panic recovery, lifecycle); wire.go keeps the few
-// things the library still leaves to the server, each with its reason, and
-// stream.go a transport that survives a malformed message.
+// and protocol.ServerHandler behind the lifecycle gate (handler.go). The
+// transport is package lsp/internal/rpc: JSON-RPC framing that survives a
+// malformed message, one message at a time in arrival order, cancellation,
+// panic recovery and an error code on every error; it imports none of
+// fsrb's packages. position.go is the one conversion between LSP positions
+// and core's byte offsets, both ways, which every handler uses: a position
+// past the end of the document is an error, never clamped. uri.go keeps
+// what the URI library leaves to the server.
 package lsp

@@ -6,7 +6,7 @@ import (
 )
 
 // SetTestHook runs f inside every handler, under the panic guard, before
-// the method is served, for the rest of the test (queue.go).
+// the method is served, for the rest of the test (handler.go).
 func SetTestHook(t testing.TB, f func(ctx context.Context, method string)) {
 	t.Helper()
 	testHook.Store(&f)

@@ -3,8 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
-	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -12,97 +11,28 @@ import (
 	"go.uber.org/zap"
 )
 
-// handler is the chain every message goes through, outermost first:
+// handler is what the transport (internal/rpc: cancellation, ordering,
+// logging and panic recovery, error codes) hands each message to:
 //
-//   - cancellable: answers $/cancelRequest at once, in the read loop, so a
-//     request still queued or running can be cancelled (wire.go: a cancel
-//     the library cannot read would close the connection);
-//   - ordered (queue.go): one handler at a time, in arrival order, so
-//     didChange notifications apply in order; a handler waiting on the
-//     client releases the queue (releaseQueue);
-//   - guard: logs each call, turns panics into JSON-RPC errors (jsonrpc2
-//     answers a panicking handler too, but then closes the connection) and
-//     gives every error a code; the reply itself is the handler's return
-//     value, so there is exactly one;
+//   - testHook, when the package's tests set one (export_test.go), under
+//     the transport's panic guard;
 //   - gate: the LSP lifecycle and unknown methods;
 //   - protocol.ServerHandler over the Server.
 func (s *Server) handler() jsonrpc2.Handler {
-	return s.cancellable(ordered(s.guard(s.gate(s.route))))
-}
-
-func (s *Server) cancellable(next jsonrpc2.Handler) jsonrpc2.Handler {
-	var mu sync.Mutex
-	running := map[jsonrpc2.ID]context.CancelFunc{}
+	gate := s.gate(s.route)
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
-		if req.Method() == protocol.MethodCancelRequest {
-			if id, ok := cancelID(req.Params()); ok {
-				mu.Lock()
-				cancel := running[id]
-				mu.Unlock()
-				if cancel != nil {
-					s.log.Debug("cancel", zap.String("id", fmt.Sprintf("%v", id)))
-					cancel()
-				}
-			}
-			return nil, nil
+		if hook := testHook.Load(); hook != nil {
+			(*hook)(ctx, req.Method())
 		}
-		if !req.IsCall() {
-			return next(ctx, req)
-		}
-		id := req.ID()
-		ctx, cancel := context.WithCancel(ctx)
-		mu.Lock()
-		running[id] = cancel
-		mu.Unlock()
-		defer func() {
-			mu.Lock()
-			delete(running, id)
-			mu.Unlock()
-			cancel()
-		}()
-		result, err := next(ctx, req)
-		if ctx.Err() != nil {
-			return nil, jsonrpc2.NewError(protocol.CodeRequestCancelled, "request cancelled")
-		}
-		return result, err
+		return gate(ctx, req)
 	}
 }
 
-func (s *Server) guard(next jsonrpc2.Handler) jsonrpc2.Handler {
-	return func(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
-		start := time.Now()
-		method := req.Method()
-		if req.IsCall() {
-			s.replying.Add(1) // until the stream writes the reply
-		}
-		defer func() {
-			if p := recover(); p != nil {
-				s.log.Error("panic", zap.String("method", method), zap.Any("panic", p), zap.ByteString("stack", debug.Stack()))
-				result, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("fsrb: internal error in %s: %v", method, p))
-			}
-			err = rpcError(err)
-			if !req.IsCall() {
-				if err != nil {
-					// A notification has no one to answer, and an error
-					// returned for it would close the connection.
-					s.log.Info("notification failed", zap.String("method", method), zap.Error(err))
-				}
-				result, err = nil, nil
-				return
-			}
-			fields := []zap.Field{zap.String("method", method), zap.Duration("took", time.Since(start)), zap.String("id", fmt.Sprintf("%v", req.ID()))}
-			if err != nil {
-				s.log.Info("reply", append(fields, zap.Error(err))...)
-			} else {
-				s.log.Debug("reply", fields...)
-			}
-		}()
-		if hook := testHook.Load(); hook != nil {
-			(*hook)(ctx, method)
-		}
-		return next(ctx, req)
-	}
-}
+// testHook, when set by the package's tests (export_test.go), runs inside
+// each handler, under the panic guard, before the method is served: tests
+// use it to hold the queue or to panic. No flag or variable sets it in a
+// build.
+var testHook atomic.Pointer[func(ctx context.Context, method string)]
 
 func (s *Server) gate(next jsonrpc2.Handler) jsonrpc2.Handler {
 	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
@@ -112,12 +42,11 @@ func (s *Server) gate(next jsonrpc2.Handler) jsonrpc2.Handler {
 		switch {
 		case method == protocol.MethodExit:
 			// The handlers started before this one returned before it ran
-			// (queue.go); let their replies (shutdown's), written once they
-			// returned, reach the client before the process ends.
+			// (the transport orders them); let their replies (shutdown's),
+			// written once they returned, reach the client before the
+			// process ends.
 			go func() {
-				for deadline := time.Now().Add(time.Second); s.replying.Load() > 0 && time.Now().Before(deadline); {
-					time.Sleep(time.Millisecond)
-				}
+				s.conn.WaitReplies(time.Second)
 				s.signalExit()
 			}()
 			return nil, nil

@@ -15,7 +15,11 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 	if a == nil {
 		return nil, nil
 	}
-	n := a.blockAt(a.doc.mapper.Offset(int(params.Position.Line), int(params.Position.Character)))
+	at, err := offsetOf(a.doc.mapper, params.Position)
+	if err != nil {
+		return nil, err
+	}
+	n := a.blockAt(at)
 	if n == 0 {
 		return nil, nil
 	}

@@ -35,10 +35,9 @@ func blockHints(a *analysis) []blockHint {
 		if status == "" {
 			continue
 		}
-		p := m.Position(m.LineEnd(line))
 		out = append(out, blockHint{
 			line:    line,
-			pos:     protocol.Position{Line: uint32(p.Line), Character: uint32(p.Col)},
+			pos:     toPosition(m, m.LineEnd(line)),
 			label:   hintLabel(a, b.Number, status),
 			tooltip: fmt.Sprintf("#%d %s", b.Number, status),
 		})

@@ -66,8 +66,15 @@ func (s *Server) modify(m modification) error {
 			return nil
 		}
 		nd := *d
+		var err error
+		if nd.text, nd.mapper, err = applyChanges(d.text, d.mapper, m.changes); err != nil {
+			// A notification has no answer: the change is logged (by the
+			// transport) and dropped, whole, and the document keeps its
+			// last good text and version (position.go).
+			s.mu.Unlock()
+			return fmt.Errorf("fsrb: change to %s version %d ignored: %w", m.uri, m.version, err)
+		}
 		nd.version = m.version
-		nd.text, nd.mapper = applyChanges(d.text, d.mapper, m.changes)
 		next.put(&nd)
 		delete(next.written, d.key) // the editor reported its text after our edit
 		changed = append(changed, d.key)
@@ -157,25 +164,25 @@ func (s *snapshot) put(d *document) {
 
 // applyChanges applies LSP content changes in order: each range is in
 // UTF-16 positions of the text as the changes before it left it. A change
-// without a range replaces the whole text.
-func applyChanges(text string, m *core.Mapper, changes []protocol.TextDocumentContentChangeEvent) (string, *core.Mapper) {
-	for _, c := range changes {
+// without a range replaces the whole text. A range outside the text
+// (position.go) fails them all.
+func applyChanges(text string, m *core.Mapper, changes []protocol.TextDocumentContentChangeEvent) (string, *core.Mapper, error) {
+	for i, c := range changes {
 		switch c := c.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
 			text = c.Text
 		case *protocol.TextDocumentContentChangePartial:
-			start := m.Offset(int(c.Range.Start.Line), int(c.Range.Start.Character))
-			end := m.Offset(int(c.Range.End.Line), int(c.Range.End.Character))
-			if end < start {
-				start, end = end, start
+			sp, err := spanOf(m, c.Range)
+			if err != nil {
+				return "", nil, fmt.Errorf("change %d of %d: %w", i+1, len(changes), err)
 			}
-			text = text[:start] + c.Text + text[end:]
+			text = text[:sp.Start] + c.Text + text[sp.End:]
 		default:
 			continue
 		}
 		m = core.NewMapper(text)
 	}
-	return text, m
+	return text, m, nil
 }
 
 // recordDeps remembers which files a patch's latest analysis named.

@@ -11,6 +11,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
+
+	"github.com/fsrb/fsrb/lsp/internal/rpc"
 )
 
 // Pull diagnostics (LSP 3.17) and inlay hints are asked for by the client;
@@ -89,7 +91,7 @@ func (s *Server) Diagnostic(ctx context.Context, params *protocol.DocumentDiagno
 	snap := s.checkDisk()
 	// A validation may take a while (a 10,000-block patch): the messages
 	// behind this one need not wait for it.
-	releaseQueue(ctx)
+	rpc.Release(ctx)
 	u := params.TextDocument.URI
 	items := []protocol.Diagnostic{}
 	if a := snap.analyze(u); a != nil {
@@ -134,7 +136,7 @@ func (d *diagnoser) refresh(ctx context.Context, method string) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
-		if _, err := d.srv.conn.Call(ctx, method, nil, nil); err != nil {
+		if _, err := d.srv.conn.Peer().Call(ctx, method, nil, nil); err != nil {
 			d.srv.log.Debug(method, zap.Error(err))
 		}
 	}()

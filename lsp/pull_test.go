@@ -206,7 +206,7 @@ func TestShowChangedFiles(t *testing.T) {
 			u := c.open("p.fsrb", &text)
 			c.waitDiagnostics(u, 1)
 			var acts []protocol.CodeAction
-			for _, a := range c.codeActions(u, protocol.Range{End: protocol.Position{Line: 20}}) {
+			for _, a := range c.codeActions(u, protocol.Range{End: positionOf(text, len(text))}) {
 				if strings.HasPrefix(a.Title, "Apply all blocks") {
 					acts = append(acts, a)
 				}

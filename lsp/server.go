@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/jsonrpc2"
@@ -12,6 +11,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/fsrb/fsrb/lsp/internal/rpc"
 	"github.com/fsrb/fsrb/treesitter"
 )
 
@@ -50,7 +50,7 @@ type Options struct {
 
 // Session is a running server on one connection.
 type Session struct {
-	conn jsonrpc2.Conn
+	conn *rpc.Conn
 	srv  *Server
 }
 
@@ -72,11 +72,10 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) *Session {
 		opt.Logger = zap.NewNop()
 	}
 	// By hand rather than protocol.NewServer, which starts the conn with
-	// its own handler chain (handler.go).
-	var replying atomic.Int32
-	conn := jsonrpc2.NewConn(newStream(rwc, opt.Logger, func() { replying.Add(-1) }), jsonrpc2.WithCodec(codec{}))
+	// its own handler chain, running requests concurrently and out of
+	// order (internal/rpc).
+	conn := rpc.New(rwc, rpc.Options{Logger: opt.Logger})
 	srv := newServer(conn, opt)
-	srv.replying = &replying
 	// Diagnostics stop with the connection; requests already read still
 	// run to their reply.
 	diagCtx, cancel := context.WithCancel(ctx)
@@ -85,7 +84,7 @@ func Serve(ctx context.Context, rwc io.ReadWriteCloser, opt Options) *Session {
 		cancel()
 	}()
 	srv.diag.start(diagCtx)
-	conn.Go(ctx, srv.handler())
+	conn.Serve(ctx, srv.handler())
 	return &Session{conn: conn, srv: srv}
 }
 
@@ -98,11 +97,11 @@ const (
 )
 
 // Server holds the state of one session. Handlers run one at a time, in
-// order (queue.go); diagnostics run beside them on snapshots.
+// order (internal/rpc); diagnostics run beside them on snapshots.
 type Server struct {
 	protocol.UnimplementedServer
 
-	conn   jsonrpc2.Conn
+	conn   *rpc.Conn
 	client protocol.Client
 	log    *zap.Logger
 	opt    Options
@@ -111,7 +110,6 @@ type Server struct {
 
 	exitOnce sync.Once
 	exit     chan int
-	replying *atomic.Int32 // requests not yet replied to: +1 in guard, -1 written
 
 	mu    sync.Mutex
 	state lifecycle
@@ -130,10 +128,10 @@ type Server struct {
 
 var _ protocol.Server = (*Server)(nil)
 
-func newServer(conn jsonrpc2.Conn, opt Options) *Server {
+func newServer(conn *rpc.Conn, opt Options) *Server {
 	s := &Server{
 		conn:   conn,
-		client: protocol.ClientDispatcher(conn),
+		client: protocol.ClientDispatcher(conn.Peer()),
 		log:    opt.Logger,
 		opt:    opt,
 		exit:   make(chan int, 1),

@@ -276,7 +276,7 @@ func TestChangesWithoutDocumentChanges(t *testing.T) {
 }
 
 // $/cancelRequest with a numeric id cancels a request waiting on the
-// client (handler.go).
+// client (internal/rpc/cancel.go).
 func TestCancelRequest(t *testing.T) {
 	root := writeFiles(t, map[string]string{"calc.py": "def total(items):\n    return sum(items)\n"})
 	c := newClient(t, root)

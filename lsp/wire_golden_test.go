@@ -348,13 +348,18 @@ func recordWire(t *testing.T, caps string) string {
 			"start": map[string]any{"line": 3, "character": 0}, "end": map[string]any{"line": 4, "character": 0}}, "text": ""}},
 	})
 
-	whole := map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": 30, "character": 0}}
+	// A range past the end of a document is an error now (position.go):
+	// "whole" ends where each document ends.
+	whole := func(name string) map[string]any {
+		end := positionOf(wireFiles[name], len(wireFiles[name]))
+		return map[string]any{"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": end.Line, "character": end.Character}}
+	}
 	c.call("codeAction patch.fsrb", "textDocument/codeAction", map[string]any{
-		"textDocument": doc(patch), "range": whole, "context": map[string]any{"diagnostics": []any{}}})
+		"textDocument": doc(patch), "range": whole("patch.fsrb"), "context": map[string]any{"diagnostics": []any{}}})
 	c.call("codeAction patch.fsrb source", "textDocument/codeAction", map[string]any{
-		"textDocument": doc(patch), "range": whole, "context": map[string]any{"diagnostics": []any{}, "only": []any{"source"}}})
+		"textDocument": doc(patch), "range": whole("patch.fsrb"), "context": map[string]any{"diagnostics": []any{}, "only": []any{"source"}}})
 	c.call("codeAction bad.fsrb", "textDocument/codeAction", map[string]any{
-		"textDocument": doc(bad), "range": whole, "context": map[string]any{"diagnostics": []any{}}})
+		"textDocument": doc(bad), "range": whole("bad.fsrb"), "context": map[string]any{"diagnostics": []any{}}})
 	c.call("codeLens patch.fsrb", "textDocument/codeLens", map[string]any{"textDocument": doc(patch)})
 	c.call("codeLens bad.fsrb", "textDocument/codeLens", map[string]any{"textDocument": doc(bad)})
 	at := func(line, char int) map[string]any { return map[string]any{"line": line, "character": char} }
@@ -400,7 +405,7 @@ func recordWire(t *testing.T, caps string) string {
 	c.call("status patch.fsrb applied", "workspace/executeCommand", map[string]any{"command": "fsrb.status", "arguments": []any{patch}})
 	c.call("codeLens patch.fsrb applied", "textDocument/codeLens", map[string]any{"textDocument": doc(patch)})
 	c.call("codeAction patch.fsrb applied", "textDocument/codeAction", map[string]any{
-		"textDocument": doc(patch), "range": whole, "context": map[string]any{"diagnostics": []any{}}})
+		"textDocument": doc(patch), "range": whole("patch.fsrb"), "context": map[string]any{"diagnostics": []any{}}})
 	c.call("executeCommand applyAll again", "workspace/executeCommand", map[string]any{"command": "fsrb.applyAll", "arguments": []any{patch}})
 	c.expect("showMessage nothing to apply", "window/showMessage", nil)
 

@@ -1,16 +1,15 @@
-package lsp
+package rpc
 
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 
 	"go.lsp.dev/jsonrpc2"
 )
 
 // ordered runs messages one at a time, in arrival order (didChange
 // notifications must apply in order), each starting once the one before
-// has returned — or has called releaseQueue. jsonrpc2 runs a handler in
+// has returned — or has called Release. jsonrpc2 runs a handler in
 // its read loop until it calls jsonrpc2.Async, and AsyncHandler (which
 // protocol.NewServer installs) then runs them all at once, in no order:
 // so each message is released from the read loop at once (a
@@ -38,17 +37,12 @@ func ordered(next jsonrpc2.Handler) jsonrpc2.Handler {
 
 type releaseKey struct{}
 
-// releaseQueue lets the next message start before this one replies. The
-// handler must not touch the server's state afterwards except through
-// snapshots and locks.
-func releaseQueue(ctx context.Context) {
+// Release lets the next message start before this one replies: a handler
+// that waits on the client calls it first. The handler must not touch the
+// server's state afterwards except through snapshots and locks. Outside a
+// handler it does nothing.
+func Release(ctx context.Context) {
 	if f, ok := ctx.Value(releaseKey{}).(func()); ok {
 		f()
 	}
 }
-
-// testHook, when set by the package's tests (export_test.go), runs inside
-// each handler, under the panic guard, before the method is served: tests
-// use it to hold the queue or to panic. No flag or variable sets it in a
-// build.
-var testHook atomic.Pointer[func(ctx context.Context, method string)]

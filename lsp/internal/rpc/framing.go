@@ -1,4 +1,4 @@
-package lsp
+package rpc
 
 import (
 	"bufio"
@@ -19,7 +19,8 @@ import (
 // skipped without being read into memory, and answered with an error.
 const maxMessage = 64 << 20
 
-// stream is jsonrpc2's stream made tolerant of a bad client: the
+// framer is jsonrpc2's stream (the "Content-Length" framing of
+// messages) made tolerant of a bad client: the
 // library's connection ends at the first frame its stream cannot read or
 // decode (a bad header, a body that is not a JSON-RPC message), and
 // jsonrpc2 v1 still does. Each body is read into its own buffer, which the
@@ -33,7 +34,7 @@ const maxMessage = 64 << 20
 // It also tells when a response has been written (replied): jsonrpc2
 // writes a handler's reply after the handler returns, and the exit
 // notification must not end the process before the shutdown reply is out.
-type stream struct {
+type framer struct {
 	in      *bufio.Reader
 	rwc     io.ReadWriteCloser
 	log     *zap.Logger
@@ -41,11 +42,11 @@ type stream struct {
 	replied func()
 }
 
-func newStream(rwc io.ReadWriteCloser, log *zap.Logger, replied func()) *stream {
-	return &stream{in: bufio.NewReader(rwc), rwc: rwc, log: log, replied: replied}
+func newFramer(rwc io.ReadWriteCloser, log *zap.Logger, replied func()) *framer {
+	return &framer{in: bufio.NewReader(rwc), rwc: rwc, log: log, replied: replied}
 }
 
-func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+func (s *framer) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	var total int64
 	for {
 		if err := ctx.Err(); err != nil {
@@ -79,7 +80,7 @@ var errFrame = fmt.Errorf("bad frame")
 // frame reads one "Content-Length: N\r\n\r\n" header and its body. A body
 // over maxMessage is skipped (nil body); a frame without a length is
 // errFrame.
-func (s *stream) frame() ([]byte, int64, error) {
+func (s *framer) frame() ([]byte, int64, error) {
 	var total int64
 	length := int64(-1)
 	headers := 0
@@ -137,7 +138,7 @@ func (s *stream) frame() ([]byte, int64, error) {
 }
 
 // replyNullID answers a message whose id could not be read.
-func (s *stream) replyNullID(ctx context.Context, code jsonrpc2.Code, msg string) {
+func (s *framer) replyNullID(ctx context.Context, code jsonrpc2.Code, msg string) {
 	data, _ := json.Marshal(map[string]any{
 		"jsonrpc": "2.0", "id": nil,
 		"error": map[string]any{"code": code, "message": msg},
@@ -149,7 +150,7 @@ func (s *stream) replyNullID(ctx context.Context, code jsonrpc2.Code, msg string
 	}
 }
 
-func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+func (s *framer) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -166,7 +167,7 @@ func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 	return int64(n), err
 }
 
-func (s *stream) Close() error { return s.rwc.Close() }
+func (s *framer) Close() error { return s.rwc.Close() }
 
 func clipBytes(b []byte) []byte {
 	if len(b) > 200 {

@@ -1,0 +1,83 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// The one conversion between LSP positions and byte offsets: a character
+// past a line's end is the line's end (LSP's rule), the line just past the
+// last at character 0 is the end of the document, anything further is an
+// InvalidParams error; and back again.
+func TestPositionMapper(t *testing.T) {
+	text := "ab\r\nc€𝄞\n" // € is 3 bytes and 1 UTF-16 unit, 𝄞 4 bytes and 2 units
+	m := core.NewMapper(text)
+	for _, tc := range []struct {
+		line, char uint32
+		want       int // -1: an error
+	}{
+		{0, 0, 0},
+		{0, 2, 2},
+		{0, 9, 2}, // past the line's end, before its "\r\n"
+		{1, 1, 5},
+		{1, 2, 8},
+		{1, 4, 12},
+		{1, 99, 12},
+		{2, 0, 13}, // the empty last line
+		{2, 5, 13},
+		{3, 0, 13}, // just past the last line: the end of the document
+		{3, 1, -1},
+		{4, 0, -1},
+		{4294967295, 4294967295, -1},
+	} {
+		got, err := offsetOf(m, protocol.Position{Line: tc.line, Character: tc.char})
+		switch {
+		case tc.want < 0 && err == nil:
+			t.Errorf("%d:%d: offset %d, want an error", tc.line, tc.char, got)
+		case tc.want < 0:
+			if e, ok := err.(*jsonrpc2.Error); !ok || e.Code != jsonrpc2.InvalidParams {
+				t.Errorf("%d:%d: error %v, want InvalidParams", tc.line, tc.char, err)
+			}
+		case err != nil || got != tc.want:
+			t.Errorf("%d:%d: offset %d, %v; want %d", tc.line, tc.char, got, err, tc.want)
+		case toPosition(m, got).Line != min(tc.line, 2):
+			t.Errorf("%d:%d: back to %+v", tc.line, tc.char, toPosition(m, got))
+		}
+	}
+	// Every offset at a character boundary, and not inside a "\r\n",
+	// goes there and back.
+	for off := range len(text) + 1 {
+		if off < len(text) && ((text[off]&0xC0) == 0x80 || text[off] == '\n' && off > 0 && text[off-1] == '\r') {
+			continue
+		}
+		r := toRange(m, core.Span{Start: off, End: off})
+		if sp, err := spanOf(m, r); err != nil || sp.Start != off || sp.End != off {
+			t.Errorf("offset %d → %+v → %+v, %v", off, r, sp, err)
+		}
+	}
+	if _, err := spanOf(m, protocol.Range{Start: protocol.Position{Line: 1}, End: protocol.Position{Line: 0, Character: 1}}); err == nil {
+		t.Error("a range ending before it starts: no error")
+	}
+}
+
+// A didChange with a range outside the document fails as a whole: modify
+// then keeps the last good text (abuse_test.go plays it on the wire).
+func TestApplyChangesOutOfRange(t *testing.T) {
+	text := "one\ntwo\n"
+	m := core.NewMapper(text)
+	at := func(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
+	good := &protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at(0, 0), End: at(0, 3)}, Text: "ONE"}
+	got, _, err := applyChanges(text, m, []protocol.TextDocumentContentChangeEvent{good})
+	if err != nil || got != "ONE\ntwo\n" {
+		t.Fatalf("good change: %q, %v", got, err)
+	}
+	far := &protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at(9, 0), End: at(9, 0)}, Text: "X"}
+	if _, _, err := applyChanges(text, m, []protocol.TextDocumentContentChangeEvent{good, far}); err == nil || !strings.Contains(err.Error(), "change 2 of 2") {
+		t.Errorf("out-of-range change: %v", err)
+	}
+}
