@@ -11,7 +11,8 @@ const bom = "\uFEFF"
 // doc is a target file as the matcher sees it: LF text that always ends
 // with a newline, plus what it takes to give back the file's own bytes — its
 // BOM, whether it lacked a final newline, and the ending of every line —
-// so that bytes outside replaced ranges never change (DESIGN.md "Matching").
+// so that bytes outside replaced ranges never change (docs/ARCHITECTURE.md
+// "Matching").
 //
 // The text is flat (one string) or, once blocks have spliced it, a list of
 // pieces — slices of the file as read and the REPLACE texts — whose
@@ -390,7 +391,7 @@ func (d *doc) setText(s string) {
 }
 
 // empty reports whether the file would hold nothing (a lone BOM counts as
-// nothing; DESIGN.md "Fine print").
+// nothing; docs/ARCHITECTURE.md "Fine print").
 func (d *doc) empty() bool { return d.len() == 0 }
 
 // bytes gives the file's content back in its own encoding.
