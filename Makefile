@@ -5,7 +5,7 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS := -X main.version=$(VERSION)
 
-.PHONY: all build install demo test fmt-check vet gotest bench clean vsix vsix-arm64 e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress
+.PHONY: all build install demo test fmt-check vet staticcheck gotest bench clean vsix vsix-arm64 e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress
 
 all: build
 
@@ -25,7 +25,7 @@ demo: install
 	echo && echo "== README.md after the patch:" && cat README.md && \
 	rm -rf $$scratch $$scratch.fsrb
 
-test: fmt-check vet gotest
+test: fmt-check vet staticcheck gotest
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -33,6 +33,15 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+
+# staticcheck at a pinned version (2026.2.2), installed into GOBIN when that
+# version is missing: CI starts from a fresh machine.
+STATICCHECK_VERSION ?= v0.8.2
+STATICCHECK := $(GOBIN)/staticcheck
+staticcheck:
+	@$(STATICCHECK) -version 2>/dev/null | grep -q '($(patsubst v%,%,$(STATICCHECK_VERSION)))' || \
+	  GOBIN="$(GOBIN)" $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(STATICCHECK) ./...
 
 gotest:
 	$(GO) test -race -count=1 ./...

@@ -12,8 +12,8 @@ import (
 
 const module = "github.com/fsrb/fsrb"
 
-// allowed says which of our packages a package may import (DESIGN.md
-// "Layout and dependency direction"): core imports nothing of ours, its
+// allowed says which of our packages a package may import (docs/ARCHITECTURE.md
+// "Import direction"): core imports nothing of ours, its
 // sub-packages only core, treesitter only core, lsp core and treesitter;
 // pipeline (the engine as front ends run it) core and treesitter, and the
 // MCP server core, treesitter and pipeline. lsp/internal/rpc is the
@@ -43,7 +43,7 @@ func allowed(pkg, imp string) bool {
 }
 
 // TestImportDirection fails on an import that points the wrong way, so the
-// layout is checked, not hoped for (STYLE.md "What to take", 11).
+// layout is checked, not hoped for (docs/ARCHITECTURE.md "Conventions").
 func TestImportDirection(t *testing.T) {
 	fset := token.NewFileSet()
 	checked := 0
@@ -69,7 +69,7 @@ func TestImportDirection(t *testing.T) {
 			}
 			checked++
 			if rel := strings.TrimPrefix(imp, module+"/"); !allowed(pkg, rel) {
-				t.Errorf("%s imports %s: %s may not import it (DESIGN.md layout)", path, imp, pkg)
+				t.Errorf("%s imports %s: %s may not import it (docs/ARCHITECTURE.md \"Import direction\")", path, imp, pkg)
 			}
 		}
 		return nil

@@ -42,13 +42,6 @@ func (w *workload) size() int {
 	return n
 }
 
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
 // changed is a block's lines with a comment added to the first.
 func changed(block []string) []string {
 	return append([]string{block[0] + "  # changed"}, block[1:]...)

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Dialect 6 (DESIGN.md "Dialects"): the "*** Begin Patch" format of OpenAI
+// Dialect 6 (docs/ARCHITECTURE.md "Dialects"): the "*** Begin Patch" format of OpenAI
 // Codex's apply_patch tool.
 //
 //	*** Begin Patch

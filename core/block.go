@@ -15,7 +15,8 @@ const (
 	OpMove       Op = "move"        // *** Move to: the file (as edited so far) takes the new path
 )
 
-// Dialect names the notation a block was written in (DESIGN.md "Dialects").
+// Dialect names the notation a block was written in (docs/ARCHITECTURE.md
+// "Dialects").
 type Dialect string
 
 const (

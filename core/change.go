@@ -8,7 +8,9 @@ type Action string
 const (
 	ActionModify Action = "modify"
 	ActionCreate Action = "create"
-	ActionDelete Action = "delete" // the blocks left the file empty (DESIGN.md "Operations")
+	// ActionDelete: the blocks left the file empty (docs/ARCHITECTURE.md
+	// "Operations and safety").
+	ActionDelete Action = "delete"
 )
 
 // FileChange is the planned new state of one file: what the commit writes.

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Dialect 5 (DESIGN.md "Dialects"): Cline's and Roo Code's variants of the
+// Dialect 5 (docs/ARCHITECTURE.md "Dialects"): Cline's and Roo Code's variants of the
 // SEARCH/REPLACE block. They mix freely with dialects 1-4 in one patch:
 //
 //	------- SEARCH          Cline: 3 or more "-", then SEARCH

@@ -198,6 +198,16 @@ func TestClosestGenerated(t *testing.T) {
 	}
 }
 
+// lineSimilarity is the similarity (0..1) of two lines (without line
+// breaks) as Closest measures it: 1 for equal lines, a little less when only
+// whitespace around the content differs, and 1 minus the Levenshtein distance
+// of the trimmed contents over the longer one's length otherwise.
+func lineSimilarity(a, b string) float64 {
+	var lv closestLev
+	la, lb := closestSplit(a), closestSplit(b)
+	return 1 - min(1, lv.cost(la, lb)/max(la.w, lb.w))
+}
+
 func TestLineSimilarity(t *testing.T) {
 	for _, tc := range []struct {
 		a, b   string

@@ -44,7 +44,7 @@ func chooseFormat(lines []line, forced string) Format {
 	return Format{Name: FormatSearchReplace, Forced: true, Reason: "forced by --format " + forced}
 }
 
-// DetectFormat tells which whole-patch format a text is written in. The
+// detectFormat tells which whole-patch format a text is written in. The
 // first line that only one format has decides:
 //
 //   - "*** Begin Patch", or an "*** Update File:" / "*** Add File:" /
@@ -56,8 +56,6 @@ func chooseFormat(lines []line, forced string) Format {
 // Without any of them the text is read as search-replace (which then
 // reports that it holds no block). Reason says which line decided, so
 // that reports can explain the choice.
-func DetectFormat(text string) Format { return detectFormat(splitLines(text)) }
-
 func detectFormat(lines []line) Format {
 	for i := range lines {
 		if f, ok := formatOfLine(lines, i); ok {

@@ -55,8 +55,8 @@ func TestDetectFormat(t *testing.T) {
 		{"diff --git a/x b/x\n", FormatUdiff},
 		{"just prose\n", FormatSearchReplace},
 	} {
-		if got := DetectFormat(tc.text); got.Name != tc.want || got.Reason == "" {
-			t.Errorf("DetectFormat(%q) = %+v, want %s", tc.text, got, tc.want)
+		if got := Parse(tc.text, ParseOptions{}).Format; got.Name != tc.want || got.Reason == "" {
+			t.Errorf("Parse(%q).Format = %+v, want %s", tc.text, got, tc.want)
 		}
 	}
 	if f := Parse("x", ParseOptions{Format: FormatUdiff}).Format; !f.Forced || f.Name != FormatUdiff {

@@ -5,8 +5,8 @@ import (
 	"strings"
 )
 
-// The fuzzy ladder (DESIGN.md "Matching"). With Options.Fuzzy, a block
-// whose SEARCH matches nowhere exactly climbs these rungs. They are
+// The fuzzy ladder (docs/ARCHITECTURE.md "Matching"). With Options.Fuzzy,
+// a block whose SEARCH matches nowhere exactly climbs these rungs. They are
 // cumulative: each keeps what the ones below it forgive. Each rung must find
 // exactly one place; a rung that finds several stops the climb (ambiguous,
 // naming the rung), and the rung that matched is recorded in the block's

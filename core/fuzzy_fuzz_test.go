@@ -75,7 +75,7 @@ func FuzzFuzzyMatch(f *testing.F) {
 			before = bom
 		}
 		if res.EndLine == len(raw) && !strings.HasSuffix(content, "\n") {
-			// The file keeps no final newline (DESIGN.md "Matching"): when
+			// The file keeps no final newline (docs/ARCHITECTURE.md "Matching"): when
 			// the match was its last line, the line before it may now be
 			// last and lose its newline.
 			before = strings.TrimSuffix(strings.TrimSuffix(before, "\n"), "\r")

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Text rules of the fuzzy ladder (DESIGN.md "Matching"): what typography
+// Text rules of the fuzzy ladder (docs/ARCHITECTURE.md "Matching"): what typography
 // normalization maps, what a copied line-number prefix looks like, what an
 // elision line is, and what a word is for partial lines.
 

@@ -11,8 +11,8 @@ import (
 
 // normView is a file's text with typography normalized, as rungs 3 to 6 of
 // the ladder search it. It is built once per version of a doc and shared by
-// every block and every rung that needs it (DESIGN.md "Matching": normalize
-// each file once, never per block).
+// every block and every rung that needs it (docs/ARCHITECTURE.md
+// "Matching": normalize each file once, never per block).
 //
 // Normalization keeps line breaks, so line k of norm is line k of text;
 // line starts map through the two tables.

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Dialect 8 (DESIGN.md "Dialects"): hashline anchors. `fsrb read
+// Dialect 8 (docs/ARCHITECTURE.md "Dialects"): hashline anchors. `fsrb read
 // --hashlines FILE` prints every line of a file as
 //
 //	N:hhhh|text

@@ -25,10 +25,10 @@ func runOf(s string, c byte) int {
 	return n
 }
 
-// markerOf recognizes a delimiter line after trimming (DESIGN.md "Rules for
-// 1-5"): 5 to 9 marker characters, then the keyword. Written by hand because
-// it runs on every line of every patch on every keystroke in the editor, and
-// a regexp would cost several times more.
+// markerOf recognizes a delimiter line after trimming (docs/ARCHITECTURE.md
+// "Rules for dialects 1-5"): 5 to 9 marker characters, then the keyword.
+// Written by hand because it runs on every line of every patch on every
+// keystroke in the editor, and a regexp would cost several times more.
 func markerOf(raw string) marker {
 	s := strings.TrimSpace(raw)
 	if len(s) < 5 {
@@ -71,7 +71,7 @@ func markerOf(raw string) marker {
 
 // unescapeBody removes one backslash from a body line that is a backslash
 // followed by a delimiter line: "\=======" is the literal "=======",
-// "\\=======" is "\=======" (DESIGN.md "Fine print"). In a block opened by
+// "\\=======" is "\=======" (docs/ARCHITECTURE.md "Fine print"). In a block opened by
 // Cline's marker the delimiters include Cline's shorter and longer ones.
 // Roo Code's escapes are read too (see rooEscaped).
 func unescapeBody(raw string, cline bool) string {
@@ -128,7 +128,7 @@ func fenceOf(raw string) (f fence, ok bool) {
 }
 
 // shellLangs are fence languages of command blocks in chat answers: listed,
-// never run (DESIGN.md dialect 4).
+// never run (docs/ARCHITECTURE.md "Dialects", 4).
 var shellLangs = map[string]bool{
 	"bash": true, "sh": true, "shell": true, "zsh": true, "fish": true,
 	"console": true, "terminal": true, "shell-session": true, "shellsession": true,
@@ -136,7 +136,7 @@ var shellLangs = map[string]bool{
 }
 
 // headerPath strips a candidate header line of markdown and reports the path
-// it names. A header (DESIGN.md "Fine print") is a line that, stripped, has
+// it names. A header (docs/ARCHITECTURE.md "Fine print") is a line that, stripped, has
 // no whitespace and contains "/" or ".", or carries a File:/Filename:
 // prefix, or names a file that exists in the root.
 func headerPath(raw string, exists func(string) bool) (path string, ok bool) {
@@ -183,7 +183,8 @@ func headerPath(raw string, exists func(string) bool) (path string, ok bool) {
 		return s, true
 	case hasSpace:
 		// Prose, unless it names a file that exists ("my notes.txt"):
-		// DESIGN.md "or names a file that exists in the root". Only
+		// docs/ARCHITECTURE.md "Fine print": "or names a file that exists in
+		// the root". Only
 		// path-like lines are looked up: an editor asks on every keystroke.
 		if plainExtension(s) && exists != nil && exists(s) {
 			return s, true

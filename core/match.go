@@ -22,7 +22,8 @@ func Occurrences(text, search string, limit int) []int {
 
 // occurrences returns the offsets in text (LF, ending with "\n") where
 // search (LF, whole lines) matches whole, consecutive lines. Overlapping
-// places count: "a\na\n" occurs twice in "a\na\na\n" (DESIGN.md "Fine print").
+// places count: "a\na\n" occurs twice in "a\na\na\n" (docs/ARCHITECTURE.md
+// "Fine print").
 //
 // It does not scan for search itself: strings.Index falls back to
 // Rabin-Karp (about 0.4 GB/s) on needles that start with indentation, and a

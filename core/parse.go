@@ -12,7 +12,7 @@ type ParseOptions struct {
 	Exists func(path string) bool
 
 	// Format forces a dialect: one of Formats ("auto" or "" detects it;
-	// see DetectFormat).
+	// see detectFormat).
 	Format string
 
 	// Streaming says the text may still be arriving (a model's answer in an
@@ -21,13 +21,14 @@ type ParseOptions struct {
 	Streaming bool
 }
 
-// Parse reads every block of a patch in dialects 1-4 of DESIGN.md: fsrb /
+// Parse reads every block of a patch in dialects 1-4 of docs/ARCHITECTURE.md
+// "Dialects": fsrb /
 // aider "diff", aider "diff-fenced", Pyxis NEW_FILE blocks, and whole
 // Markdown chat answers around them. It never fails: what is wrong with the
 // text comes back as positioned problems in Patch.Problems.
 //
 // Dialects 6 (apply-patch) and 7 (unified diff) are whole-patch formats:
-// opt.Format forces one, or DetectFormat picks it from the text, and the
+// opt.Format forces one, or detectFormat picks it from the text, and the
 // choice is recorded in Patch.Format.
 func Parse(text string, opt ParseOptions) *Patch {
 	// Agents' tool calls (toolcalls.go) are JSON, which no other format is.

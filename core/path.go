@@ -35,7 +35,8 @@ func CleanPathIn(root string, aliases []string, name string) (string, error) {
 // relative to root, refusing what may never be written: escapes from the
 // root, NUL bytes, Windows drive and UNC paths, and anything inside a .git
 // folder. root is the absolute workspace root with forward slashes; an
-// absolute path inside it is accepted (DESIGN.md "Fine print").
+// absolute path inside it is accepted (docs/ARCHITECTURE.md
+// "Fine print").
 //
 // This is pure string work; symbolic links are checked by FS.RealPath.
 func CleanPath(root, name string) (string, error) {

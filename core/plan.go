@@ -22,7 +22,8 @@ type Options struct {
 	Fuzzy bool
 	// Explain, when set, describes the places of an ambiguous block. The
 	// CLI and the language server plug tree-sitter in here; core knows no
-	// grammar (DESIGN.md layout).
+	// grammar (docs/ARCHITECTURE.md
+	// "Packages").
 	Explain Explainer
 	// Applied validates as an editor follows a patch's life (README.md
 	// "Applied patches"): a block found in its applied state is

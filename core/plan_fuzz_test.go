@@ -178,7 +178,7 @@ func (m *lineModel) bytes() []byte {
 }
 
 // majorityCRLF: new text takes the most frequent ending, the first on a tie
-// (DESIGN.md "Fine print"); the last line of a file without a final
+// (docs/ARCHITECTURE.md "Fine print"); the last line of a file without a final
 // newline has none.
 func (m *lineModel) majorityCRLF() bool {
 	crlf, lf, first := 0, 0, -1

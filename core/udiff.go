@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// Dialect 7 (DESIGN.md "Dialects"): unified diffs as models write them,
+// Dialect 7 (docs/ARCHITECTURE.md "Dialects"): unified diffs as models write them,
 // alone or inside ```diff fences of a chat answer:
 //
 //	--- a/src/app.py        ("a/" and "b/" are optional; /dev/null creates or deletes)

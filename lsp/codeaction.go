@@ -273,7 +273,8 @@ func sameModuloLooks(a, b string) bool {
 
 // headerFixes: a block with no path above it (aider's rule reuses the
 // previous block's file) gets that path written in, above its fence if it
-// has one, so that the patch says what it does (DESIGN.md "Fine print").
+// has one, so that the patch says what it does (docs/ARCHITECTURE.md
+// "Fine print").
 func headerFixes(r *actionRequest) ([]protocol.CodeAction, error) {
 	var out []protocol.CodeAction
 	m := r.a.doc.mapper

@@ -294,7 +294,8 @@ func less(a, b protocol.Position) bool {
 }
 
 // streaming: a block cut short with only whitespace after it is a model's
-// answer still arriving, not a mistake (DESIGN.md, language server contract).
+// answer still arriving, not a mistake (docs/ARCHITECTURE.md
+// "Language server").
 // The parser stretches a block without its end to the end of the text, so
 // a fence closed inside that stretch (```, then prose) means the answer
 // went on without it: cut short in the middle, an error.

@@ -37,7 +37,7 @@ const benchLines = 10000
 // BenchmarkParseFull is a fresh parse of a 10,000-line Go file.
 func BenchmarkParseFull(b *testing.B) {
 	src := []byte(goFile(benchLines))
-	lang := LanguageByName("go")
+	lang := byName["go"]
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -81,7 +81,7 @@ func NewCache(maxFiles int) *Cache {
 	return &Cache{maxFiles: maxFiles, files: map[string]*fileTrees{}}
 }
 
-// DefaultCache serves the package-level functions.
+// DefaultCache serves the package-level hooks (Explain, SyntaxProblems).
 var DefaultCache = NewCache(64)
 
 var seed = maphash.MakeSeed()
@@ -249,8 +249,8 @@ func fits(prev, next []byte, e Edit) bool {
 	return bytes.Equal(prev[:e.StartByte], next[:e.StartByte]) && bytes.Equal(prev[e.OldEndByte:], next[e.NewEndByte:])
 }
 
-// parse parses content with a pooled parser, within timeout (STYLE.md:
-// parsers pooled, parse with a timeout).
+// parse parses content with a pooled parser, within timeout (docs/ARCHITECTURE.md
+// "Conventions": parsers pooled, parse with a timeout).
 //
 // The timeout is tree-sitter's own (ts_parser_set_timeout_micros), not a
 // context deadline: the binding watches a cancellable context from a

@@ -188,7 +188,7 @@ func TestParseTimeout(t *testing.T) {
 	}
 }
 
-// TestConcurrentUse runs the package functions on shared paths from many
+// TestConcurrentUse runs DefaultCache on shared paths from many
 // goroutines; go test -race checks the locking.
 func TestConcurrentUse(t *testing.T) {
 	src := goFile(200)
@@ -204,12 +204,12 @@ func TestConcurrentUse(t *testing.T) {
 					content = strings.Replace(src, "f1(", fmt.Sprintf("f1x%d(", i), 1)
 				}
 				at := strings.Index(content, "return x + 1")
-				defs, err := EnclosingDefinitions("shared.go", []byte(content), at, at+1)
+				defs, err := DefaultCache.EnclosingDefinitions("shared.go", []byte(content), at, at+1)
 				if err != nil || len(defs) == 0 {
 					t.Errorf("defs = %v, %v", defs, err)
 					return
 				}
-				if errs := SyntaxErrors("shared.go", []byte(src), []byte(broken), [][2]int{{at, at + 14}}); len(errs) == 0 {
+				if errs := DefaultCache.SyntaxErrors("shared.go", []byte(src), []byte(broken), [][2]int{{at, at + 14}}); len(errs) == 0 {
 					t.Error("syntax error not found")
 					return
 				}

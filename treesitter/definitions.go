@@ -48,11 +48,6 @@ func Describe(defs []Definition) string {
 // innermost last. Blank space at either end of the range is ignored, so a
 // range of whole lines sits inside the function whose lines it covers. A
 // file of no known language has no definitions (nil, nil).
-func EnclosingDefinitions(path string, content []byte, startByte, endByte int) ([]Definition, error) {
-	return DefaultCache.EnclosingDefinitions(path, content, startByte, endByte)
-}
-
-// EnclosingDefinitions is the package function on this cache.
 func (c *Cache) EnclosingDefinitions(path string, content []byte, startByte, endByte int) ([]Definition, error) {
 	if LanguageFor(path, content) == nil {
 		return nil, nil
@@ -65,7 +60,7 @@ func (c *Cache) EnclosingDefinitions(path string, content []byte, startByte, end
 }
 
 // EnclosingDefinitions returns the chain of definitions around a byte range
-// of the tree's content; see the package function.
+// of the tree's content; see Cache.EnclosingDefinitions.
 func (t *Tree) EnclosingDefinitions(startByte, endByte int) ([]Definition, error) {
 	defs, err := t.Definitions()
 	if err != nil {

@@ -42,17 +42,12 @@ const maxExplainParse = 2 << 20
 // Widen proposes, for each occurrence of search in content (the file at
 // path, LF; occurrences are the byte offsets where each occurrence starts),
 // the smallest widening that makes it occur exactly once — whole lines,
-// overlapping occurrences counted, as the engine matches (DESIGN.md
+// overlapping occurrences counted, as the engine matches (docs/ARCHITECTURE.md
 // "Matching"). When the file has a grammar, it prefers to reach up to the
 // signature line of the nearest enclosing definition that the other
 // occurrences are not in, if that costs at most sigSlack more lines;
 // otherwise it widens line by line, alternating up and down, the shortest
 // first. Every widened SEARCH is checked to occur exactly once.
-func Widen(path string, content string, search, replace string, occurrences []int) []Widening {
-	return DefaultCache.Widen(path, content, search, replace, occurrences)
-}
-
-// Widen is the package function on this cache.
 func (c *Cache) Widen(path string, content string, search, replace string, occurrences []int) []Widening {
 	if strings.TrimSpace(search) == "" {
 		return nil

@@ -6,11 +6,11 @@ import (
 )
 
 func TestWidenOverlappingOccurrences(t *testing.T) {
-	// "a\na" occurs twice in "a\na\na" (DESIGN.md "Fine print"): each
+	// "a\na" occurs twice in "a\na\na" (docs/ARCHITECTURE.md "Fine print"): each
 	// occurrence needs the third line, below for the first, above for the
 	// second.
 	content := "a\na\na\n"
-	ws := Widen("x.txt", content, "a\na\n", "b\n", []int{0, 2})
+	ws := DefaultCache.Widen("x.txt", content, "a\na\n", "b\n", []int{0, 2})
 	if len(ws) != 2 {
 		t.Fatalf("%d widenings", len(ws))
 	}
@@ -26,7 +26,7 @@ func TestWidenAlternatesShortestFirst(t *testing.T) {
 	// Two equal lines above and below: three lines up or three down are
 	// the shortest; up comes first.
 	content := "p\nx\nk\nS\nk\ny\nq\nx\nk\nS\nk\ny\nr\n"
-	ws := Widen("x.txt", content, "S\n", "T\n", []int{strings.Index(content, "S"), strings.LastIndex(content, "S")})
+	ws := DefaultCache.Widen("x.txt", content, "S\n", "T\n", []int{strings.Index(content, "S"), strings.LastIndex(content, "S")})
 	for i, w := range ws {
 		if w.Above != 3 || w.Below != 0 {
 			t.Errorf("%d: above %d below %d, want 3, 0 (%q)", i, w.Above, w.Below, w.Search)
@@ -35,7 +35,7 @@ func TestWidenAlternatesShortestFirst(t *testing.T) {
 	// One equal line on each side: one up and one down is not unique; of
 	// two up and two down, up comes first.
 	content = "a\nk\nS\nk\nb\nc\nk\nS\nk\nd\n"
-	ws = Widen("x.txt", content, "S\n", "T\n", []int{strings.Index(content, "S"), strings.LastIndex(content, "S")})
+	ws = DefaultCache.Widen("x.txt", content, "S\n", "T\n", []int{strings.Index(content, "S"), strings.LastIndex(content, "S")})
 	if w := ws[0]; w.Above != 2 || w.Below != 0 || w.Search != "a\nk\nS\n" {
 		t.Errorf("got above %d below %d %q", w.Above, w.Below, w.Search)
 	}
@@ -43,7 +43,7 @@ func TestWidenAlternatesShortestFirst(t *testing.T) {
 
 func TestWidenNoFinalNewlineAndNoTrailingNewlineInSearch(t *testing.T) {
 	content := "x\nsame\ny\nsame"
-	ws := Widen("x.txt", content, "same", "other", []int{2, 9})
+	ws := DefaultCache.Widen("x.txt", content, "same", "other", []int{2, 9})
 	if ws[0].Search != "x\nsame" || ws[0].Replace != "x\nother" {
 		t.Errorf("first: %q / %q", ws[0].Search, ws[0].Replace)
 	}
@@ -54,17 +54,17 @@ func TestWidenNoFinalNewlineAndNoTrailingNewlineInSearch(t *testing.T) {
 
 func TestWidenEmptyReplaceDeletes(t *testing.T) {
 	content := "a\nS\nb\nS\n"
-	ws := Widen("x.txt", content, "S\n", "  \n", []int{2, 6})
+	ws := DefaultCache.Widen("x.txt", content, "S\n", "  \n", []int{2, 6})
 	if ws[0].Search != "a\nS\n" || ws[0].Replace != "a\n" {
 		t.Errorf("got %q / %q", ws[0].Search, ws[0].Replace)
 	}
 }
 
 func TestWidenBadInput(t *testing.T) {
-	if ws := Widen("x.txt", "a\n", " \n", "b\n", []int{0}); ws != nil {
+	if ws := DefaultCache.Widen("x.txt", "a\n", " \n", "b\n", []int{0}); ws != nil {
 		t.Errorf("blank SEARCH: %v", ws)
 	}
-	ws := Widen("x.go", "package a\n\nvar a = 1\nvar a = 1\n", "var a = 1\n", "var b = 1\n", []int{-1, 5, 11, 1000})
+	ws := DefaultCache.Widen("x.go", "package a\n\nvar a = 1\nvar a = 1\n", "var a = 1\n", "var b = 1\n", []int{-1, 5, 11, 1000})
 	if len(ws) != 4 {
 		t.Fatalf("%d widenings", len(ws))
 	}
@@ -79,7 +79,7 @@ func TestWidenBadInput(t *testing.T) {
 }
 
 func TestWidenUnambiguous(t *testing.T) {
-	ws := Widen("x.txt", "a\nb\n", "b\n", "c\n", []int{2})
+	ws := DefaultCache.Widen("x.txt", "a\nb\n", "b\n", "c\n", []int{2})
 	if ws[0].Search != "b\n" || ws[0].Above+ws[0].Below != 0 {
 		t.Errorf("%+v", ws[0])
 	}
@@ -103,7 +103,7 @@ func TestWidenSignatureTooFar(t *testing.T) {
 	content = strings.ReplaceAll(content, "\tname := \"first\"\n", "\tname := \"x\"\n\tfirst()\n")
 	content = strings.ReplaceAll(content, "\tname := \"second\"\n", "\tname := \"x\"\n\tsecond()\n")
 	occ := occurrencesOf(content, search)
-	ws := Widen("a.go", content, search, "\tstep()\n\tname := \"y\"\n", occ)
+	ws := DefaultCache.Widen("a.go", content, search, "\tstep()\n\tname := \"y\"\n", occ)
 	for i, want := range []string{"func first() {", "func second() {"} {
 		w := ws[i]
 		if w.Above != 0 || w.Below != 1 {
@@ -122,7 +122,7 @@ func TestWidenGivesUpPastMaxWiden(t *testing.T) {
 	content := "a = 0\n" + filler + "target()\n" + filler + "b = 0\n" + filler + "target()\n" + filler + "c = 0\n"
 	first := strings.Index(content, "target()")
 	second := first + 1 + strings.Index(content[first+1:], "target()")
-	ws := Widen("f.py", content, "target()\n", "done()\n", []int{first, second})
+	ws := DefaultCache.Widen("f.py", content, "target()\n", "done()\n", []int{first, second})
 	if len(ws) != 2 {
 		t.Fatalf("%d widenings", len(ws))
 	}
@@ -135,7 +135,7 @@ func TestWidenGivesUpPastMaxWiden(t *testing.T) {
 	near := strings.Replace(content, "x = 1\ntarget()", "y = 2\ntarget()", 1)
 	first = strings.Index(near, "target()")
 	second = first + 1 + strings.Index(near[first+1:], "target()")
-	ws = Widen("f.py", near, "target()\n", "done()\n", []int{first, second})
+	ws = DefaultCache.Widen("f.py", near, "target()\n", "done()\n", []int{first, second})
 	if ws[0].Search != "y = 2\ntarget()\n" {
 		t.Errorf("near: %q", ws[0].Search)
 	}

@@ -1,22 +1,24 @@
 // Package treesitter gives fsrb's engine the syntax of the files it edits,
 // through the tree-sitter grammars of github.com/smacker/go-tree-sitter
-// (DESIGN.md "Tree-sitter"):
+// (docs/ARCHITECTURE.md "Tree-sitter"):
 //
 //   - languages.go: the registry, one table from file extensions, file
 //     names and shebang interpreters to a grammar and the query that
 //     captures its definitions (LanguageFor);
 //   - definitions.go: the chain of definitions around a byte range
-//     (EnclosingDefinitions) and a short label for messages (Describe);
+//     (Cache.EnclosingDefinitions) and a short label for messages (Describe);
 //   - disambiguate.go: per occurrence of an ambiguous SEARCH block, the
 //     smallest widening that matches only there, reaching up to an
 //     enclosing signature when that stays small, and an "@@" anchor for the
-//     apply-patch format (Widen);
-//   - syntax.go: the syntax errors an edit adds (SyntaxErrors);
+//     apply-patch format (Cache.Widen);
+//   - syntax.go: the syntax errors an edit adds (Cache.SyntaxErrors);
+//   - explain.go: what the engine plugs in (Explain, SyntaxProblems);
 //   - cache.go, tree.go: parse trees cached per path and content,
 //     re-parsed incrementally, parsers pooled, parses bounded in time.
 //
-// The package functions share DefaultCache; a language server keeps its
-// own Cache and passes document versions and edits to Cache.Parse.
+// Explain and SyntaxProblems, the engine's hooks, use DefaultCache; a
+// language server keeps its own Cache and passes document versions and
+// edits to Cache.Parse.
 //
 // Every position is a byte offset into the content; lines are 1-based and
 // come from the package's own line index. Files are expected in UTF-8 with

@@ -85,8 +85,8 @@ func (l *Language) grammarLanguage() *sitter.Language {
 }
 
 // compiled returns the grammar and the compiled definitions query (nil for
-// a language without one), built once, on first use (STYLE.md: queries
-// compiled once; squirrel recompiled them on every call).
+// a language without one), built once, on first use (docs/ARCHITECTURE.md
+// "Conventions": queries compiled once, never per call).
 func (l *Language) compiled() (*sitter.Language, *sitter.Query, error) {
 	lang := l.grammarLanguage()
 	l.queryOnce.Do(func() {
@@ -464,12 +464,6 @@ func register(m map[string]*Language, key string, l *Language, what string) {
 	}
 	m[key] = l
 }
-
-// Languages returns the registry, in table order.
-func Languages() []*Language { return append([]*Language(nil), languages...) }
-
-// LanguageByName returns the language called name ("go", "tsx", ...), or nil.
-func LanguageByName(name string) *Language { return byName[name] }
 
 // LanguageFor returns the grammar for a file: by extension, then by exact
 // file name, then by the interpreter of a "#!" first line. Nil when none

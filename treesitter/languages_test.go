@@ -45,7 +45,7 @@ func firstLine(s string) string { return strings.SplitN(s, "\n", 2)[0] }
 
 func TestRegistryCoversTheIssue(t *testing.T) {
 	for _, name := range strings.Fields("go python javascript typescript tsx rust java c cpp csharp ruby php bash lua kotlin swift scala yaml toml html css") {
-		if LanguageByName(name) == nil {
+		if byName[name] == nil {
 			t.Errorf("no %s grammar", name)
 		}
 	}

@@ -34,11 +34,6 @@ const maxSyntaxErrors = 5
 // error away from the edited ranges counts too: the edit is the only
 // change. It returns nil for a file of no known language, or when a parse
 // fails (a syntax check never blocks an edit).
-func SyntaxErrors(path string, before, after []byte, editedRanges [][2]int) []SyntaxError {
-	return DefaultCache.SyntaxErrors(path, before, after, editedRanges)
-}
-
-// SyntaxErrors is the package function on this cache.
 func (c *Cache) SyntaxErrors(path string, before, after []byte, editedRanges [][2]int) []SyntaxError {
 	lang := LanguageFor(path, after)
 	if lang == nil {

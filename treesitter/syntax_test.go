@@ -43,12 +43,12 @@ func lines(errs []SyntaxError) []int {
 func TestSyntaxErrorsOldErrorsElsewhereAreNotReported(t *testing.T) {
 	// a() is broken before and after; the edit in b() is fine.
 	after, r := edit(t, goBroken, "x := 1\n", "x := 2\n")
-	if errs := SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{r}); len(errs) != 0 {
+	if errs := DefaultCache.SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{r}); len(errs) != 0 {
 		t.Errorf("got %v", errs)
 	}
 	// Lines added above the old error move it; it is still not new.
 	after, r = edit(t, goBroken, "package a\n", "package a\n\nimport \"os\"\n\nvar _ = os.Args\n")
-	if errs := SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{r}); len(errs) != 0 {
+	if errs := DefaultCache.SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{r}); len(errs) != 0 {
 		t.Errorf("got %v", errs)
 	}
 }
@@ -56,7 +56,7 @@ func TestSyntaxErrorsOldErrorsElsewhereAreNotReported(t *testing.T) {
 func TestSyntaxErrorsNewErrorNextToAnOldOne(t *testing.T) {
 	// The edit breaks b() while a() stays broken: only b() is reported.
 	after, r := edit(t, goBroken, "\tx := 1\n", "\tx := (1\n")
-	errs := SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{r})
+	errs := DefaultCache.SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{r})
 	if got := lines(errs); len(got) != 1 || got[0] != 8 && got[0] != 9 {
 		t.Fatalf("lines %v, want one error at line 8 or 9: %v", got, errs)
 	}
@@ -68,12 +68,12 @@ func TestSyntaxErrorsNewErrorNextToAnOldOne(t *testing.T) {
 func TestSyntaxErrorsEditInsideAnOldError(t *testing.T) {
 	// Rewriting the broken line of a() into another broken line adds nothing.
 	after, r := edit(t, goBroken, "\treturn 1 +\n", "\treturn 2 +\n")
-	if errs := SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{r}); len(errs) != 0 {
+	if errs := DefaultCache.SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{r}); len(errs) != 0 {
 		t.Errorf("got %v", errs)
 	}
 	// Fixing it reports nothing either.
 	after, r = edit(t, goBroken, "\treturn 1 +\n", "\treturn 1\n")
-	if errs := SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{r}); len(errs) != 0 {
+	if errs := DefaultCache.SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{r}); len(errs) != 0 {
 		t.Errorf("got %v", errs)
 	}
 }
@@ -82,7 +82,7 @@ func TestSyntaxErrorsTwoEdits(t *testing.T) {
 	src := strings.Replace(goBroken, "\treturn 1 +\n", "\treturn 1\n", 1) // a clean file
 	mid, r1 := edit(t, src, "\treturn 1\n", "\treturn 10\n")
 	after, r2 := edit(t, mid, "\treturn 3\n", "\treturn [3\n")
-	errs := SyntaxErrors("a.go", []byte(src), []byte(after), [][2]int{r2, r1})
+	errs := DefaultCache.SyntaxErrors("a.go", []byte(src), []byte(after), [][2]int{r2, r1})
 	if got := lines(errs); len(got) != 1 || got[0] < 13 || got[0] > 14 {
 		t.Fatalf("lines %v, want one error at line 13 or 14: %v", got, errs)
 	}
@@ -91,19 +91,19 @@ func TestSyntaxErrorsTwoEdits(t *testing.T) {
 func TestSyntaxErrorsMissingNode(t *testing.T) {
 	src := "fn main() {\n    let x = 1;\n    let y = 2;\n}\n"
 	after, r := edit(t, src, "    let x = 1;\n", "    let x = 1\n")
-	errs := SyntaxErrors("main.rs", []byte(src), []byte(after), [][2]int{r})
+	errs := DefaultCache.SyntaxErrors("main.rs", []byte(src), []byte(after), [][2]int{r})
 	if len(errs) != 1 || errs[0].Line != 2 || errs[0].Missing != ";" || errs[0].Message != `leaves a syntax error at line 2 (missing ";")` {
 		t.Fatalf("got %+v", errs)
 	}
 }
 
 func TestSyntaxErrorsUnknownLanguageAndBadRanges(t *testing.T) {
-	if errs := SyntaxErrors("notes.txt", []byte("a\n"), []byte("(\n"), [][2]int{{0, 2}}); errs != nil {
+	if errs := DefaultCache.SyntaxErrors("notes.txt", []byte("a\n"), []byte("(\n"), [][2]int{{0, 2}}); errs != nil {
 		t.Errorf("unknown language: %v", errs)
 	}
 	// Ranges that do not fit the texts fall back to their difference.
 	after, _ := edit(t, goBroken, "\treturn 3\n", "\treturn [3\n")
-	errs := SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{{-5, 1 << 30}, {3, 1}})
+	errs := DefaultCache.SyntaxErrors("a.go", []byte(goBroken), []byte(after), [][2]int{{-5, 1 << 30}, {3, 1}})
 	if len(errs) != 1 || errs[0].Line != 13 {
 		t.Errorf("got %+v", errs)
 	}

@@ -95,7 +95,7 @@ func widenCase(t *testing.T, path, content, search, replace string) string {
 	if len(occ) < 2 {
 		t.Fatalf("SEARCH occurs %d times; a case needs an ambiguous block", len(occ))
 	}
-	ws := Widen(path, content, search, replace, occ)
+	ws := DefaultCache.Widen(path, content, search, replace, occ)
 	if len(ws) != len(occ) {
 		t.Fatalf("%d widenings for %d occurrences", len(ws), len(occ))
 	}
@@ -134,10 +134,10 @@ func syntaxCase(t *testing.T, path, content, search, replace string) string {
 		t.Fatalf("break.search occurs %d times, want 1", len(occ))
 	}
 	after := content[:occ[0]] + replace + content[occ[0]+len(search):]
-	if errs := SyntaxErrors(path, []byte(content), []byte(content), [][2]int{{occ[0], occ[0] + len(search)}}); errs != nil {
+	if errs := DefaultCache.SyntaxErrors(path, []byte(content), []byte(content), [][2]int{{occ[0], occ[0] + len(search)}}); errs != nil {
 		t.Errorf("no edit, yet syntax errors: %v", errs)
 	}
-	errs := SyntaxErrors(path, []byte(content), []byte(after), [][2]int{{occ[0], occ[0] + len(replace)}})
+	errs := DefaultCache.SyntaxErrors(path, []byte(content), []byte(after), [][2]int{{occ[0], occ[0] + len(replace)}})
 	if len(errs) == 0 {
 		t.Error("the breaking edit was not flagged")
 	}

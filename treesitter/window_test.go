@@ -72,7 +72,7 @@ func TestWindowSyntaxErrorInABigFile(t *testing.T) {
 	old := "        self.items[key] = value  # 3000\n"
 	after, r := edit(t, src, old, "        self.items[key = value  # 3000\n")
 	want := strings.Count(src[:strings.Index(src, old)], "\n") + 1
-	errs := SyntaxErrors("big.py", []byte(src), []byte(after), [][2]int{r})
+	errs := DefaultCache.SyntaxErrors("big.py", []byte(src), []byte(after), [][2]int{r})
 	if len(errs) != 1 || errs[0].Line != want {
 		t.Fatalf("got %+v, want one error at line %d", errs, want)
 	}
@@ -81,7 +81,7 @@ func TestWindowSyntaxErrorInABigFile(t *testing.T) {
 	}
 	// A clean edit there reports nothing.
 	after, r = edit(t, src, old, "        self.items[key] = value * 2  # 3000\n")
-	if errs := SyntaxErrors("big.py", []byte(src), []byte(after), [][2]int{r}); len(errs) != 0 {
+	if errs := DefaultCache.SyntaxErrors("big.py", []byte(src), []byte(after), [][2]int{r}); len(errs) != 0 {
 		t.Errorf("clean edit: %+v", errs)
 	}
 }
@@ -91,12 +91,12 @@ func TestWindowNotAFileFallsBackToTheWholeFile(t *testing.T) {
 	// the whole file decides.
 	src := "class A {\n    int f() {\n        return 1;\n    }\n\n    int g() {\n        return 2;\n    }\n}\n"
 	after, r := edit(t, src, "        return 2;\n", "        return (2;\n")
-	errs := SyntaxErrors("A.java", []byte(src), []byte(after), [][2]int{r})
+	errs := DefaultCache.SyntaxErrors("A.java", []byte(src), []byte(after), [][2]int{r})
 	if len(errs) != 1 || errs[0].Line != 7 {
 		t.Fatalf("got %+v", errs)
 	}
 	after, r = edit(t, src, "        return 2;\n", "        return 3;\n")
-	if errs := SyntaxErrors("A.java", []byte(src), []byte(after), [][2]int{r}); len(errs) != 0 {
+	if errs := DefaultCache.SyntaxErrors("A.java", []byte(src), []byte(after), [][2]int{r}); len(errs) != 0 {
 		t.Errorf("clean edit: %+v", errs)
 	}
 }
@@ -104,7 +104,7 @@ func TestWindowNotAFileFallsBackToTheWholeFile(t *testing.T) {
 func TestWindowParsesOnlyTheWindow(t *testing.T) {
 	src := pyClasses(200)
 	after, r := edit(t, src, "        self.items[key] = value  # 150\n", "        self.items[key] = value - 1  # 150\n")
-	errs, ok := windowSyntaxErrors(context.Background(), DefaultParseTimeout, LanguageByName("python"), "a.py", []byte(src), []byte(after), alignEdits([]byte(src), []byte(after), [][2]int{r}))
+	errs, ok := windowSyntaxErrors(context.Background(), DefaultParseTimeout, byName["python"], "a.py", []byte(src), []byte(after), alignEdits([]byte(src), []byte(after), [][2]int{r}))
 	if !ok || len(errs) != 0 {
 		t.Fatalf("ok %v, errs %+v", ok, errs)
 	}
@@ -117,7 +117,7 @@ func BenchmarkSyntaxCheckWindowed(b *testing.B) {
 	r[1] = r[0] + 10
 	b.SetBytes(int64(len(after)))
 	for b.Loop() {
-		if errs := SyntaxErrors("a.py", []byte(src), []byte(after), [][2]int{r}); len(errs) != 0 {
+		if errs := DefaultCache.SyntaxErrors("a.py", []byte(src), []byte(after), [][2]int{r}); len(errs) != 0 {
 			b.Fatal(errs)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/core/commit"
+	"github.com/fsrb/fsrb/pipeline"
 )
 
 // The cases in ../../testdata/cases/*.txtar are run twice: through the core
@@ -292,7 +293,7 @@ func TestCasesAPI(t *testing.T) {
 			if hasArg(tc.args, "--blocks") {
 				return
 			}
-			plan := validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: hasArg(tc.args, "--fuzzy")}, !hasArg(tc.args, "--syntax-check=false"), hasArg(tc.args, "--revert"))
+			plan := pipeline.Validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: hasArg(tc.args, "--fuzzy")}, !hasArg(tc.args, "--syntax-check=false"), hasArg(tc.args, "--revert"))
 			if tc.hasProbs {
 				var got []string
 				for _, p := range plan.Problems {

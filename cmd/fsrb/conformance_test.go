@@ -14,8 +14,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The apply-patch conformance suites: Codex's own scenarios in
-// ../shared/conformance/apply-patch (beside the repository), and ours in
+// The apply-patch conformance suites: Codex's own scenarios (Apache-2.0,
+// not vendored: the folder $FSRB_CODEX_SUITE names, else codexSuite's
+// default beside the repository; skipped when absent), and ours in
 // testdata/apply-patch, in the same layout. A case is a folder:
 //
 //	input/      the tree before (absent: empty)
@@ -198,10 +199,20 @@ func runAPCase(t *testing.T, c apCase) {
 	}
 }
 
+// codexSuite is the folder of Codex's apply-patch scenarios: the one
+// $FSRB_CODEX_SUITE names, else the checkout beside the repository that the
+// project's machines keep.
+func codexSuite(t *testing.T) string {
+	if dir := os.Getenv("FSRB_CODEX_SUITE"); dir != "" {
+		return dir
+	}
+	return filepath.Join(repoRoot(t), "..", "shared", "conformance", "apply-patch")
+}
+
 func TestApplyPatchConformance(t *testing.T) {
-	suite := filepath.Join(repoRoot(t), "..", "shared", "conformance", "apply-patch")
+	suite := codexSuite(t)
 	if _, err := os.Stat(suite); err != nil {
-		t.Skipf("Codex's apply-patch suite is not at %s (it lives beside the repository, in ../shared/conformance/apply-patch): %v", suite, err)
+		t.Skipf("Codex's apply-patch suite is not at %s (set FSRB_CODEX_SUITE to its folder): %v", suite, err)
 	}
 	cases := loadAPCases(t, suite, filepath.Join(repoRoot(t), "testdata", "apply-patch"))
 	for _, c := range cases {

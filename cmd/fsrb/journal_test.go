@@ -14,6 +14,7 @@ import (
 
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/core/commit"
+	"github.com/fsrb/fsrb/pipeline"
 )
 
 // A file changed between validation and commit aborts the commit with
@@ -59,7 +60,7 @@ func TestChangedBetweenValidationAndCommit(t *testing.T) {
 			case !errors.As(err, &conflict) || conflict.Path != tc.path:
 				t.Fatalf("err = %v, want a conflict on %s", err, tc.path)
 			default:
-				p := commitProblem(err)
+				p := pipeline.CommitProblem(err)
 				if p.Kind != core.KindConflict || !strings.Contains(p.Message, "changed on disk after validation; nothing was written") {
 					t.Errorf("problem = %+v", p)
 				}

@@ -219,11 +219,6 @@ func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
-// validate is the engine as the CLI runs it (pipeline.Validate).
-func validate(patch *core.Patch, fsys core.FS, opt core.Options, syntaxCheck, revert bool) *core.Plan {
-	return pipeline.Validate(patch, fsys, opt, syntaxCheck, revert)
-}
-
 // recoveryNeeded refuses a run while an interrupted commit is pending.
 func recoveryNeeded(o report.Outcome, f flags, stdout, stderr io.Writer) int {
 	if f.json {
@@ -236,8 +231,6 @@ func recoveryNeeded(o report.Outcome, f flags, stdout, stderr io.Writer) int {
 	return exitFail
 }
 
-func commitProblem(err error) core.Problem { return pipeline.CommitProblem(err) }
-
 func printDiff(w io.Writer, plan *core.Plan) {
 	for _, fc := range plan.Files {
 		fmt.Fprint(w, pipeline.FileDiff(fc))
@@ -245,6 +238,19 @@ func printDiff(w io.Writer, plan *core.Plan) {
 	if len(plan.Files) > 0 {
 		fmt.Fprintln(w)
 	}
+}
+
+// formatNote says, after a failure report, how the patch was read when it
+// was not read as SEARCH/REPLACE blocks, or when the dialect was forced.
+func formatNote(w io.Writer, f core.Format) {
+	if f.Name == core.FormatSearchReplace && !f.Forced {
+		return
+	}
+	if f.Forced {
+		fmt.Fprintf(w, "The patch was read as %s (%s).\n", f.Name, f.Reason)
+		return
+	}
+	fmt.Fprintf(w, "The patch was read as %s (detected: %s); use --format to read it as another dialect.\n", f.Name, f.Reason)
 }
 
 // colorOK: colour only on a terminal, and never with NO_COLOR set

@@ -1,6 +1,6 @@
 // Package commit is the one part of fsrb that writes to the workspace. It
 // applies a validated plan all-or-nothing: a failure, or a crash found
-// later by Recover, leaves every file all old or all new (DESIGN.md
+// later by Recover, leaves every file all old or all new (docs/ARCHITECTURE.md
 // "Operations and safety"), and the journal it keeps outside the
 // workspace serves Undo.
 package commit

@@ -20,8 +20,8 @@ import (
 // The journal of a workspace lives in <StateDir>/<sha256(root)[:16]>/: one
 // folder per transaction, named so that names sort by time, holding a
 // backup of every old file and manifest.json. It is outside the workspace
-// so that it never shows in `git status` (DESIGN.md "Operations and
-// safety").
+// so that it never shows in `git status` (docs/ARCHITECTURE.md
+// "Operations and safety").
 
 const (
 	manifestName  = "manifest.json"

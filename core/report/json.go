@@ -24,7 +24,8 @@ type Report struct {
 	Notes   []ProblemJSON `json:"notes"`
 }
 
-// jsonFormat says how the patch text was read (DESIGN.md "Dialects"):
+// jsonFormat says how the patch text was read (docs/ARCHITECTURE.md
+// "Dialects"):
 // the dialect family, whether --format forced it, and why it was chosen.
 type jsonFormat struct {
 	Name   string `json:"name"`

@@ -46,16 +46,3 @@ func read(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprint(stdout, core.Hashlines(data))
 	return exitOK
 }
-
-// formatNote says, after a failure report, how the patch was read when it
-// was not read as SEARCH/REPLACE blocks, or when the dialect was forced.
-func formatNote(w io.Writer, f core.Format) {
-	if f.Name == core.FormatSearchReplace && !f.Forced {
-		return
-	}
-	if f.Forced {
-		fmt.Fprintf(w, "The patch was read as %s (%s).\n", f.Name, f.Reason)
-		return
-	}
-	fmt.Fprintf(w, "The patch was read as %s (detected: %s); use --format to read it as another dialect.\n", f.Name, f.Reason)
-}
