@@ -1,7 +1,6 @@
 package core
 
 import (
-	"io/fs"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,23 +8,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// dialectFS is an in-memory FS for the dialect tests.
-type dialectFS map[string]string
-
-func (m dialectFS) ReadFile(name string) ([]byte, error) {
-	s, ok := m[name]
-	if !ok {
-		return nil, fs.ErrNotExist
-	}
-	return []byte(s), nil
-}
-
-func (m dialectFS) RealPath(name string) (string, error) { return name, nil }
-
 // run parses and validates text against files and returns the new content
 // of every changed file ("<deleted>" for a deletion) and the problems as
 // "severity #block kind".
-func runDialect(t *testing.T, text string, files dialectFS, opt ParseOptions) (map[string]string, []string) {
+func runDialect(t *testing.T, text string, files MapFS, opt ParseOptions) (map[string]string, []string) {
 	t.Helper()
 	plan := Validate(Parse(text, opt), files, Options{Root: "/root"})
 	out := map[string]string{}
@@ -147,7 +133,7 @@ func TestParseApplyPatchErrors(t *testing.T) {
 }
 
 func TestApplyPatchPlacement(t *testing.T) {
-	files := dialectFS{
+	files := MapFS{
 		"m.py":    "def a():\n    return 1\n\ndef b():\n    return 1\n",
 		"t.txt":   "x\nend\nx\nend\n",
 		"bom.txt": "\uFEFFone\r\ntwo\r\n",
@@ -262,7 +248,7 @@ func TestClineMarkersAndRooHints(t *testing.T) {
 }
 
 func TestRooHintPicks(t *testing.T) {
-	files := dialectFS{"r.py": "a\nx\nb\nx\nc\n"}
+	files := MapFS{"r.py": "a\nx\nb\nx\nc\n"}
 	got, probs := runDialect(t, "r.py\n<<<<<<< SEARCH\n:start_line:4\n-------\nx\n=======\nX\n>>>>>>> REPLACE\n", files, ParseOptions{})
 	if diff := cmp.Diff(map[string]string{"r.py": "a\nx\nb\nX\nc\n"}, got); diff != "" || probs != nil {
 		t.Errorf("(-want +got):\n%s\n%v", diff, probs)
@@ -302,7 +288,7 @@ func TestHashLine(t *testing.T) {
 
 func TestHashlineBlocks(t *testing.T) {
 	file := "one\ntwo\nthree\n"
-	files := dialectFS{"f.txt": file}
+	files := MapFS{"f.txt": file}
 	h := func(n int, s string) string { return itoa(n) + ":" + HashLine(s) + "|" + s + "\n" }
 	got, probs := runDialect(t, "f.txt\n<<<<<<< SEARCH\n"+h(2, "two")+h(3, "three")+"=======\nTWO\n>>>>>>> REPLACE\n", files, ParseOptions{})
 	if diff := cmp.Diff(map[string]string{"f.txt": "one\nTWO\n"}, got); diff != "" || probs != nil {

@@ -13,7 +13,7 @@ import (
 
 // roundTrip applies text to files, then reverts it, and returns the files
 // after each step and the revert's plan.
-func roundTrip(t *testing.T, text string, files textFS, popt ParseOptions, opt Options) (applied textFS, reverted textFS, rev *Plan) {
+func roundTrip(t *testing.T, text string, files MapFS, popt ParseOptions, opt Options) (applied MapFS, reverted MapFS, rev *Plan) {
 	t.Helper()
 	patch := Parse(text, popt)
 	plan := Validate(patch, files, opt)
@@ -21,11 +21,11 @@ func roundTrip(t *testing.T, text string, files textFS, popt ParseOptions, opt O
 		t.Fatalf("the patch does not apply: %v", plan.Problems)
 	}
 	applied = maps.Clone(files)
-	applied.applyAll(plan)
+	applied.Apply(plan)
 	rev = Revert(patch, applied, opt)
 	reverted = maps.Clone(applied)
 	if rev.OK() {
-		reverted.applyAll(rev)
+		reverted.Apply(rev)
 	}
 	return applied, reverted, rev
 }
@@ -65,7 +65,7 @@ func TestRevertRoundTrip(t *testing.T) {
 		"docs/new.md\n<<<<<<< SEARCH\n=======\n# New\n>>>>>>> REPLACE\n" +
 		"old.txt\n<<<<<<< SEARCH\nonly\nlines\n=======\n>>>>>>> REPLACE\n" +
 		"bom.txt\n<<<<<<< SEARCH\nfirst\n=======\npremier\n>>>>>>> REPLACE\n"
-	files := textFS{
+	files := MapFS{
 		"win.txt": "one\r\ntwo\r\nthree\r\n",
 		"old.txt": "only\nlines\n",
 		"bom.txt": "\uFEFFfirst\nsecond",
@@ -90,7 +90,7 @@ func TestRevertRoundTrip(t *testing.T) {
 func TestRevertChained(t *testing.T) {
 	text := "a.py\n<<<<<<< SEARCH\nb = 2\n=======\nb = 2\nc = 3\n>>>>>>> REPLACE\n" +
 		"a.py\n<<<<<<< SEARCH\nc = 3\n=======\nc = 4\n>>>>>>> REPLACE\n"
-	files := textFS{"a.py": "a = 1\nb = 2\n"}
+	files := MapFS{"a.py": "a = 1\nb = 2\n"}
 	_, reverted, rev := roundTrip(t, text, files, ParseOptions{}, Options{Root: "/root"})
 	if !rev.OK() || reverted["a.py"] != files["a.py"] {
 		t.Errorf("revert: %v; a.py = %q", rev.Problems, reverted["a.py"])
@@ -103,7 +103,7 @@ func TestRevertApplyPatch(t *testing.T) {
 		"*** Add File: src/new.py\n+print('new')\n" +
 		"*** Update File: src/tail.py\n@@\n+appended\n" +
 		"*** End Patch\n"
-	files := textFS{
+	files := MapFS{
 		"src/app.py":  "def f():\n    return 1\n\ndef g():\n    return 1\n",
 		"src/tail.py": "x\nappended\ny\n",
 	}
@@ -118,7 +118,7 @@ func TestRevertApplyPatch(t *testing.T) {
 
 func TestRevertMove(t *testing.T) {
 	text := "*** Begin Patch\n*** Update File: a.py\n*** Move to: b/c.py\n@@\n-x\n+y\n*** End Patch\n"
-	files := textFS{"a.py": "w\nx\nz\n"}
+	files := MapFS{"a.py": "w\nx\nz\n"}
 	applied, reverted, rev := roundTrip(t, text, files, ParseOptions{}, Options{Root: "/root"})
 	if applied["b/c.py"] != "w\ny\nz\n" {
 		t.Fatalf("applied = %q", applied)
@@ -134,55 +134,55 @@ func TestRevertMove(t *testing.T) {
 func TestRevertRefused(t *testing.T) {
 	for _, tc := range []struct {
 		name, text string
-		files      textFS
+		files      MapFS
 		want       string // kind and message of the first error
 	}{
 		{
 			name:  "not applied: SEARCH still there",
 			text:  "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n",
-			files: textFS{"a.py": "x = 1\n"},
+			files: MapFS{"a.py": "x = 1\n"},
 			want:  "not-applied block #1 is not applied: its SEARCH text still stands in a.py (line 1)",
 		},
 		{
 			name:  "not applied: neither text there",
 			text:  "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n",
-			files: textFS{"a.py": "other\n"},
+			files: MapFS{"a.py": "other\n"},
 			want:  "not-applied block #1 is not applied: its REPLACE text is not in a.py",
 		},
 		{
 			name:  "created file missing",
 			text:  "n.py\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n",
-			files: textFS{},
+			files: MapFS{},
 			want:  "not-applied block #1 is not applied: n.py, which it creates, does not exist",
 		},
 		{
 			name:  "created file edited since",
 			text:  "n.py\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n",
-			files: textFS{"n.py": "new\nmore\n"},
+			files: MapFS{"n.py": "new\nmore\n"},
 			want:  "not-applied block #1 is not applied: n.py no longer holds exactly the content it created",
 		},
 		{
 			name:  "emptied file still there",
 			text:  "o.py\n<<<<<<< SEARCH\nall\n=======\n>>>>>>> REPLACE\n",
-			files: textFS{"o.py": "all\n"},
+			files: MapFS{"o.py": "all\n"},
 			want:  "not-applied block #1 is not applied: o.py, which it empties, still exists",
 		},
 		{
 			name:  "lines removed from a file that stays",
 			text:  "o.py\n<<<<<<< SEARCH\ndebug()\n=======\n>>>>>>> REPLACE\n",
-			files: textFS{"o.py": "a\nb\n"},
+			files: MapFS{"o.py": "a\nb\n"},
 			want:  "irreversible block #1 cannot be reverted: it removed lines from o.py, which is still there, and no text is left to find their place by",
 		},
 		{
 			name:  "apply-patch Delete File",
 			text:  "*** Begin Patch\n*** Delete File: gone.py\n*** End Patch\n",
-			files: textFS{},
+			files: MapFS{},
 			want:  "irreversible block #1 cannot be reverted: *** Delete File: gone.py does not say what the file held, so it cannot be re-created",
 		},
 		{
 			name:  "REPLACE text in two places",
 			text:  "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n",
-			files: textFS{"a.py": "x = 2\ny\nx = 2\n"},
+			files: MapFS{"a.py": "x = 2\ny\nx = 2\n"},
 			want:  "ambiguous block #1 cannot be reverted: its REPLACE text occurs in 2 places of a.py (lines 1, 3), so which one it wrote is unknown",
 		},
 	} {
@@ -219,7 +219,7 @@ func TestInvertRoundTripCases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in := textFS{}
+		in := MapFS{}
 		var text string
 		var args []string
 		skip := false
@@ -232,7 +232,7 @@ func TestInvertRoundTripCases(t *testing.T) {
 			case f.Name == "args":
 				args = strings.Fields(string(f.Data))
 			case f.Name == "symlinks", strings.HasPrefix(f.Name, "outside/"):
-				skip = true // textFS has no symlinks and no outside
+				skip = true // MapFS has no symlinks and no outside
 			}
 		}
 		if skip || slices.Contains(args, "--revert") {
@@ -257,7 +257,7 @@ func TestInvertRoundTripCases(t *testing.T) {
 			}
 			tried++
 			after := maps.Clone(in)
-			after.applyAll(plan)
+			after.Apply(plan)
 			if why := lossy(plan); why != "" {
 				t.Skip("not exactly revertible: " + why)
 			}
@@ -271,7 +271,7 @@ func TestInvertRoundTripCases(t *testing.T) {
 				return
 			}
 			back := maps.Clone(after)
-			back.applyAll(rev)
+			back.Apply(rev)
 			if diff := cmp.Diff(in, back); diff != "" {
 				t.Errorf("after apply and revert (-before +after):\n%s", diff)
 			}
