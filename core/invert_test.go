@@ -2,13 +2,12 @@ package core
 
 import (
 	"maps"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
+
+	"github.com/fsrb/fsrb/internal/casefile"
 )
 
 // roundTrip applies text to files, then reverts it, and returns the files
@@ -209,47 +208,26 @@ func TestRevertRefused(t *testing.T) {
 // bytes to give back (README.md "Reverting a patch"), which lossy() tells
 // from the plan that applied it.
 func TestInvertRoundTripCases(t *testing.T) {
-	files, err := filepath.Glob("../testdata/cases/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cases: %v", err)
+	cases, err := casefile.Load("../testdata/cases")
+	if err != nil {
+		t.Fatal(err)
 	}
 	tried := 0
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := MapFS{}
-		var text string
-		var args []string
-		skip := false
-		for _, f := range ar.Files {
-			switch {
-			case strings.HasPrefix(f.Name, "patch.") && text == "":
-				text = caseDecode(string(f.Data))
-			case strings.HasPrefix(f.Name, "in/") && !strings.HasSuffix(f.Name, "/"):
-				in[strings.TrimPrefix(f.Name, "in/")] = caseDecode(string(f.Data))
-			case f.Name == "args":
-				args = strings.Fields(string(f.Data))
-			case f.Name == "symlinks", strings.HasPrefix(f.Name, "outside/"):
-				skip = true // MapFS has no symlinks and no outside
-			}
-		}
-		if skip || slices.Contains(args, "--revert") {
+	for _, c := range cases {
+		// MapFS has no symlinks and no outside; --revert cases undo already
+		if len(c.Links) > 0 || len(c.Outside) > 0 || c.Has("--revert") {
 			continue
 		}
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		t.Run(name, func(t *testing.T) {
-			popt := ParseOptions{Exists: func(n string) bool { _, ok := in[n]; return ok }}
-			for i, a := range args {
-				if a == "--format" && i+1 < len(args) {
-					popt.Format = args[i+1]
-				}
-				if v, ok := strings.CutPrefix(a, "--format="); ok {
-					popt.Format = v
-				}
+		in := MapFS{}
+		for name, data := range c.In {
+			if !strings.HasSuffix(name, "/") {
+				in[name] = casefile.Decode(data)
 			}
-			opt := Options{Root: "/root", Fuzzy: slices.Contains(args, "--fuzzy")}
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			popt := ParseOptions{Format: c.Arg("--format"), Exists: func(n string) bool { _, ok := in[n]; return ok }}
+			text := casefile.Decode(c.Patch)
+			opt := Options{Root: "/root", Fuzzy: c.Has("--fuzzy")}
 			patch := Parse(text, popt)
 			plan := Validate(patch, in, opt)
 			if !plan.OK() {
@@ -309,15 +287,4 @@ func lossy(plan *Plan) string {
 		}
 	}
 	return ""
-}
-
-// caseDecode reads the notations of testdata/cases (see cmd/fsrb's
-// cases_test.go): <CR>, a leading <BOM>, a last line <NOEOL>.
-func caseDecode(s string) string {
-	s = strings.ReplaceAll(s, "<CR>", "\r")
-	s = strings.TrimSuffix(s, "\n<NOEOL>\n")
-	if rest, ok := strings.CutPrefix(s, "<BOM>"); ok {
-		s = "\uFEFF" + rest
-	}
-	return s
 }
