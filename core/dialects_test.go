@@ -132,45 +132,6 @@ func TestParseApplyPatchErrors(t *testing.T) {
 	}
 }
 
-func TestApplyPatchPlacement(t *testing.T) {
-	files := MapFS{
-		"m.py":    "def a():\n    return 1\n\ndef b():\n    return 1\n",
-		"t.txt":   "x\nend\nx\nend\n",
-		"bom.txt": "\uFEFFone\r\ntwo\r\n",
-	}
-	for _, tc := range []struct {
-		name, patch string
-		want        map[string]string
-		probs       []string
-	}{
-		{"anchor narrows", "@@ def b():\n-    return 1\n+    return 2\n",
-			map[string]string{"m.py": "def a():\n    return 1\n\ndef b():\n    return 2\n"}, nil},
-		{"addition under anchor", "@@ def a():\n+    \"\"\"A.\"\"\"\n",
-			map[string]string{"m.py": "def a():\n    \"\"\"A.\"\"\"\n    return 1\n\ndef b():\n    return 1\n"}, nil},
-		{"addition without anchor appends", "@@\n+# end\n",
-			map[string]string{"m.py": "def a():\n    return 1\n\ndef b():\n    return 1\n# end\n"}, nil},
-		{"ambiguous without anchor", "@@\n-    return 1\n+    return 2\n", map[string]string{}, []string{"error #1 ambiguous"}},
-		{"second hunk after the first", "@@\n def a():\n-    return 1\n+    return 3\n@@\n-    return 1\n+    return 4\n",
-			map[string]string{"m.py": "def a():\n    return 3\n\ndef b():\n    return 4\n"}, nil},
-		{"anchor missing", "@@ def zz():\n-    return 1\n+    return 2\n", map[string]string{}, []string{"error #1 not-found"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, probs := runDialect(t, "*** Begin Patch\n*** Update File: m.py\n"+tc.patch+"*** End Patch\n", files, ParseOptions{})
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("files (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tc.probs, probs); diff != "" {
-				t.Errorf("problems (-want +got):\n%s", diff)
-			}
-		})
-	}
-	got, probs := runDialect(t, "*** Begin Patch\n*** Update File: t.txt\n x\n-end\n+END\n*** End of File\n*** Update File: bom.txt\n-one\n+ONE\n*** End Patch\n", files, ParseOptions{})
-	want := map[string]string{"t.txt": "x\nend\nx\nEND\n", "bom.txt": "\uFEFFONE\r\ntwo\r\n"}
-	if diff := cmp.Diff(want, got); diff != "" || probs != nil {
-		t.Errorf("EOF and BOM (-want +got):\n%s\n%v", diff, probs)
-	}
-}
-
 func TestAnchorScope(t *testing.T) {
 	text := "func f() {\n\tx()\n}\n\nfunc g() {\n}\n## H\ntext\n### sub\nmore\n## Next\n"
 	starts := lineStarts(text)
