@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,26 +29,26 @@ import (
 func runLSP(tmp string, edits int) []row {
 	w := w1()
 	root := filepath.Join(tmp, "W7")
-	for _, name := range w.order {
+	for _, name := range w.Order {
 		path := filepath.Join(root, filepath.FromSlash(name))
 		check(os.MkdirAll(filepath.Dir(path), 0o755))
-		check(os.WriteFile(path, w.files[name], 0o644))
+		check(os.WriteFile(path, []byte(w.Files[name]), 0o644))
 	}
-	patch := "# generated patch\n\n" + w.patch
+	patch := "# generated patch\n\n" + w.Patch
 	answer := chatAnswer(w, 5000)
 	c := startLSP(root)
-	c.files = w.files
+	c.files = w.Files
 	defer c.close()
 	rows := []row{
-		c.edits("W7 W1", "didChange -> diagnostics, W1's patch (.fsrb)", "big.fsrb", "fsrb", patch, "# generated patch", "# generated patcH", edits, w.size()),
-		c.edits("W7 md", "didChange -> diagnostics, 5,000-line Markdown answer", "answer.md", "markdown", answer, "# Plan of the refactoring", "# Plan of the Refactoring", edits, w.size()),
+		c.edits("W7 W1", "didChange -> diagnostics, W1's patch (.fsrb)", "big.fsrb", "fsrb", patch, "# generated patch", "# generated patcH", edits, w.Size()),
+		c.edits("W7 md", "didChange -> diagnostics, 5,000-line Markdown answer", "answer.md", "markdown", answer, "# Plan of the refactoring", "# Plan of the Refactoring", edits, w.Size()),
 	}
 	return rows
 }
 
 type lspClient struct {
 	root   string
-	files  map[string][]byte
+	files  map[string]string
 	conn   jsonrpc2.Conn
 	cancel context.CancelFunc
 	done   <-chan struct{}
@@ -190,11 +189,11 @@ func (c *lspClient) edits(name, desc, file, lang, text, old, new string, edits, 
 
 // floorCount is strings.Count over the bytes a run validates: the
 // document and the files its blocks name.
-func floorCount(text string, files map[string][]byte) time.Duration {
+func floorCount(text string, files map[string]string) time.Duration {
 	d, _, _ := measure(50, func() {
 		sink += strings.Count(text, "<<<<<<< SEARCH")
 		for _, data := range files {
-			sink += bytes.Count(data, []byte("<<<<<<< SEARCH"))
+			sink += strings.Count(data, "<<<<<<< SEARCH")
 		}
 	})
 	return d

@@ -12,7 +12,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,13 +61,13 @@ func main() {
 	gens := []func() *workload{w1, w2, w3, func() *workload { return w4(5000) }, func() *workload { return w4(50000) }, w5, w6}
 	for _, gen := range gens {
 		w := gen()
-		if !selected(w.name) {
+		if !selected(w.Name) {
 			continue
 		}
 		if *quick {
 			w.runs, w.cliRuns = min(w.runs, 20), min(w.cliRuns, 3)
 		}
-		fmt.Fprintf(os.Stderr, "bench: %s (%s) ...\n", w.name, w.desc)
+		fmt.Fprintf(os.Stderr, "bench: %s (%s) ...\n", w.Name, w.Desc)
 		rows = append(rows, runWorkload(w, work, bin, timeV))
 	}
 	if !*noLSP && selected("W7") {
@@ -116,17 +115,6 @@ type row struct {
 	rssKiB         float64       // W7: the process's RSS after the edits minus before
 }
 
-// memFS serves files from memory, as the language server's overlay does.
-type memFS map[string][]byte
-
-func (m memFS) ReadFile(name string) ([]byte, error) {
-	if d, ok := m[name]; ok {
-		return d, nil
-	}
-	return nil, fs.ErrNotExist
-}
-func (m memFS) RealPath(name string) (string, error) { return name, nil }
-
 // validate is cmd/fsrb's validate: core with tree-sitter's explanations,
 // then the syntax check of what changed.
 func validate(p *core.Patch, fsys core.FS, fuzzy bool) *core.Plan {
@@ -138,26 +126,23 @@ func validate(p *core.Patch, fsys core.FS, fuzzy bool) *core.Plan {
 }
 
 func runWorkload(w *workload, tmp, bin, timeV string) row {
-	r := row{name: w.name, desc: w.desc, bytes: w.size()}
+	r := row{name: w.Name, desc: w.Desc, bytes: w.Size()}
 	// In process: parse once, validate many times on the files in memory.
-	p := core.Parse(w.patch, core.ParseOptions{})
-	plan := validate(p, memFS(w.files), w.fuzzy)
-	if plan.OK() != w.wantOK {
-		fail("%s: validation OK=%v, want %v: %v", w.name, plan.OK(), w.wantOK, plan.Problems)
+	p := core.Parse(w.Patch, core.ParseOptions{})
+	plan := validate(p, core.MapFS(w.Files), w.Fuzzy)
+	if plan.OK() != w.WantOK {
+		fail("%s: validation OK=%v, want %v: %v", w.Name, plan.OK(), w.WantOK, plan.Problems)
 	}
-	if !w.wantOK {
+	if !w.WantOK {
 		r.note = string(plan.Problems.Errors()[0].Kind)
 	}
-	r.inProc, r.allocs, r.allocB = measure(w.runs, func() { validate(p, memFS(w.files), w.fuzzy) })
+	r.inProc, r.allocs, r.allocB = measure(w.runs, func() { validate(p, core.MapFS(w.Files), w.Fuzzy) })
 	r.core, _, _ = measure(max(w.runs, 30), func() {
-		core.Validate(core.Parse(w.patch, core.ParseOptions{}), memFS(w.files), core.Options{Fuzzy: w.fuzzy})
+		core.Validate(core.Parse(w.Patch, core.ParseOptions{}), core.MapFS(w.Files), core.Options{Fuzzy: w.Fuzzy})
 	})
 	// Cline's way (issue 11): the first place of each SEARCH, found by one
 	// index, a second place never looked for.
-	texts := map[string]string{}
-	for name, data := range w.files {
-		texts[name] = string(data)
-	}
+	texts := w.Files
 	r.firstIndex, _, _ = measure(max(w.runs, 30), func() {
 		n := 0
 		for _, b := range p.Blocks {
@@ -166,39 +151,39 @@ func runWorkload(w *workload, tmp, bin, timeV string) row {
 		sink += n
 	})
 	// The floor looks for the content of SEARCH's first line: with its
-	// indentation, bytes.Count falls back to Rabin-Karp (issue 3).
-	needle := strings.TrimSpace(w.needle)
+	// indentation, strings.Count falls back to Rabin-Karp (issue 3).
+	needle := strings.TrimSpace(w.Needle)
 	r.floorIn, _, _ = measure(max(w.runs, 20), func() {
 		n := 0
-		for _, name := range w.order {
-			n += bytes.Count(w.files[name], []byte(needle))
+		for _, name := range w.Order {
+			n += strings.Count(w.Files[name], needle)
 		}
 		sink += n
 	})
 
 	// Whole process, in a directory of its own.
-	root := filepath.Join(tmp, strings.ReplaceAll(w.name, " ", "_"))
-	for _, name := range w.order {
+	root := filepath.Join(tmp, strings.ReplaceAll(w.Name, " ", "_"))
+	for _, name := range w.Order {
 		path := filepath.Join(root, filepath.FromSlash(name))
 		check(os.MkdirAll(filepath.Dir(path), 0o755))
-		check(os.WriteFile(path, w.files[name], 0o644))
+		check(os.WriteFile(path, []byte(w.Files[name]), 0o644))
 	}
 	patchFile := filepath.Join(tmp, r.name+".patch")
 	patchFile = strings.ReplaceAll(patchFile, " ", "_")
-	check(os.WriteFile(patchFile, []byte(w.patch), 0o644))
+	check(os.WriteFile(patchFile, []byte(w.Patch), 0o644))
 	wantExit := 0
-	if !w.wantOK {
+	if !w.WantOK {
 		wantExit = 1
 	}
 	fuzzy := []string{}
-	if w.fuzzy {
+	if w.Fuzzy {
 		fuzzy = []string{"--fuzzy"}
 	}
 	dry := append(append([]string{bin, "--dry-run"}, fuzzy...), patchFile)
 	r.cliDry, r.rssDry = process(w.cliRuns, root, wantExit, timeV, func(int) []string { return dry })
-	if w.undo != "" {
+	if w.Undo != "" {
 		undoFile := strings.TrimSuffix(patchFile, ".patch") + ".undo"
-		check(os.WriteFile(undoFile, []byte(w.undo), 0o644))
+		check(os.WriteFile(undoFile, []byte(w.Undo), 0o644))
 		apply := append(append([]string{bin}, fuzzy...), patchFile)
 		back := []string{bin, undoFile}
 		// Odd runs apply the patch, even runs take it back (untimed
@@ -212,15 +197,15 @@ func runWorkload(w *workload, tmp, bin, timeV string) row {
 	}
 	// The same run on the files named .txt, which no grammar claims: the
 	// engine's own cost without tree-sitter's syntax check.
-	if strings.Contains(w.patch, ".py\n") {
+	if strings.Contains(w.Patch, ".py\n") {
 		plain := root + "_txt"
-		for _, name := range w.order {
+		for _, name := range w.Order {
 			path := filepath.Join(plain, filepath.FromSlash(strings.TrimSuffix(name, ".py")+".txt"))
 			check(os.MkdirAll(filepath.Dir(path), 0o755))
-			check(os.WriteFile(path, w.files[name], 0o644))
+			check(os.WriteFile(path, []byte(w.Files[name]), 0o644))
 		}
 		plainPatch := strings.TrimSuffix(patchFile, ".patch") + "_txt.patch"
-		check(os.WriteFile(plainPatch, []byte(strings.ReplaceAll(w.patch, ".py\n<<<<<<<", ".txt\n<<<<<<<")), 0o644))
+		check(os.WriteFile(plainPatch, []byte(strings.ReplaceAll(w.Patch, ".py\n<<<<<<<", ".txt\n<<<<<<<")), 0o644))
 		argv := append(append([]string{bin, "--dry-run"}, fuzzy...), plainPatch)
 		r.cliPlain, r.rssPlain = process(w.cliRuns, plain, wantExit, timeV, func(int) []string { return argv })
 		if *keep == "" {
@@ -228,7 +213,7 @@ func runWorkload(w *workload, tmp, bin, timeV string) row {
 		}
 	}
 	var files []string
-	for _, name := range w.order {
+	for _, name := range w.Order {
 		files = append(files, filepath.FromSlash(name))
 	}
 	r.grep, r.grepRSS = process(w.cliRuns, root, -1, timeV, func(int) []string {

@@ -8,7 +8,7 @@ import (
 )
 
 // appliedRun validates text against files with Options.Applied.
-func appliedRun(t *testing.T, text string, files textFS, applied bool) *Plan {
+func appliedRun(t *testing.T, text string, files MapFS, applied bool) *Plan {
 	t.Helper()
 	return Validate(Parse(text, ParseOptions{}), files, Options{Root: "/root", Applied: applied})
 }
@@ -17,7 +17,7 @@ func TestAppliedStates(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		patch     string
-		files     textFS
+		files     MapFS
 		status    Status
 		line, end int
 		message   string // of the info note, when applied
@@ -25,87 +25,87 @@ func TestAppliedStates(t *testing.T) {
 		{
 			name:   "search gone, replace there",
 			patch:  "app.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\ny = 3\n>>>>>>> REPLACE\n",
-			files:  textFS{"app.py": "a\nx = 2\ny = 3\nz\n"},
+			files:  MapFS{"app.py": "a\nx = 2\ny = 3\nz\n"},
 			status: StatusApplied, line: 2, end: 3,
 			message: "block #1 is applied: its REPLACE text stands at app.py:2-3",
 		},
 		{
 			name:   "append applied: SEARCH only inside REPLACE",
 			patch:  "app.py\n<<<<<<< SEARCH\nb = 2\n=======\nb = 2\nc = 3\n>>>>>>> REPLACE\n",
-			files:  textFS{"app.py": "a = 1\nb = 2\nc = 3\n"},
+			files:  MapFS{"app.py": "a = 1\nb = 2\nc = 3\n"},
 			status: StatusApplied, line: 2, end: 3,
 			message: "block #1 is applied: its REPLACE text stands at app.py:2-3",
 		},
 		{
 			name:   "append not yet applied",
 			patch:  "app.py\n<<<<<<< SEARCH\nb = 2\n=======\nb = 2\nc = 3\n>>>>>>> REPLACE\n",
-			files:  textFS{"app.py": "a = 1\nb = 2\n"},
+			files:  MapFS{"app.py": "a = 1\nb = 2\n"},
 			status: StatusApplies, line: 2, end: 2,
 		},
 		{
 			name:   "SEARCH also outside REPLACE: normal matching (ambiguous)",
 			patch:  "app.py\n<<<<<<< SEARCH\nb = 2\n=======\nb = 2\nc = 3\n>>>>>>> REPLACE\n",
-			files:  textFS{"app.py": "b = 2\nc = 3\nb = 2\n"},
+			files:  MapFS{"app.py": "b = 2\nc = 3\nb = 2\n"},
 			status: StatusFailed,
 		},
 		{
 			name:   "prepend applied",
 			patch:  "app.py\n<<<<<<< SEARCH\nmain()\n=======\nsetup()\nmain()\n>>>>>>> REPLACE\n",
-			files:  textFS{"app.py": "import x\nsetup()\nmain()\n"},
+			files:  MapFS{"app.py": "import x\nsetup()\nmain()\n"},
 			status: StatusApplied, line: 2, end: 3,
 			message: "block #1 is applied: its REPLACE text stands at app.py:2-3",
 		},
 		{
 			name:   "no-op block is never applied",
 			patch:  "app.py\n<<<<<<< SEARCH\nx\n=======\nx\n>>>>>>> REPLACE\n",
-			files:  textFS{"app.py": "x\n"},
+			files:  MapFS{"app.py": "x\n"},
 			status: StatusApplies, line: 1, end: 1,
 		},
 		{
 			name:   "create applied, CRLF and BOM file",
 			patch:  "new.txt\n<<<<<<< SEARCH\n=======\none\ntwo\n>>>>>>> REPLACE\n",
-			files:  textFS{"new.txt": "\uFEFFone\r\ntwo\r\n"},
+			files:  MapFS{"new.txt": "\uFEFFone\r\ntwo\r\n"},
 			status: StatusApplied, line: 1, end: 2,
 			message: "block #1 is applied: new.txt holds exactly its content (new.txt:1-2)",
 		},
 		{
 			name:   "create on a file with other content: file-exists",
 			patch:  "new.txt\n<<<<<<< SEARCH\n=======\none\n>>>>>>> REPLACE\n",
-			files:  textFS{"new.txt": "one\ntwo\n"},
+			files:  MapFS{"new.txt": "one\ntwo\n"},
 			status: StatusFailed,
 		},
 		{
 			name:    "delete by emptying, file gone",
 			patch:   "old.txt\n<<<<<<< SEARCH\nall\n=======\n>>>>>>> REPLACE\n",
-			files:   textFS{},
+			files:   MapFS{},
 			status:  StatusApplied,
 			message: "block #1 is applied: old.txt is gone",
 		},
 		{
 			name:    "apply-patch Delete File, file gone",
 			patch:   "*** Begin Patch\n*** Delete File: old.txt\n*** End Patch\n",
-			files:   textFS{},
+			files:   MapFS{},
 			status:  StatusApplied,
 			message: "block #1 is applied: old.txt is gone",
 		},
 		{
 			name:   "apply-patch Add File applied",
 			patch:  "*** Begin Patch\n*** Add File: n.txt\n+a\n+b\n*** End Patch\n",
-			files:  textFS{"n.txt": "a\nb\n"},
+			files:  MapFS{"n.txt": "a\nb\n"},
 			status: StatusApplied, line: 1, end: 2,
 			message: "block #1 is applied: n.txt holds exactly its content (n.txt:1-2)",
 		},
 		{
 			name:   "udiff hunk applied",
 			patch:  "--- a/m.go\n+++ b/m.go\n@@ -1,2 +1,3 @@\n a\n+b\n c\n",
-			files:  textFS{"m.go": "a\nb\nc\n"},
+			files:  MapFS{"m.go": "a\nb\nc\n"},
 			status: StatusApplied, line: 1, end: 3,
 			message: "block #1 is applied: its REPLACE text stands at m.go:1-3",
 		},
 		{
 			name:   "hashline block applied: hashes ignored",
 			patch:  "h.txt\n<<<<<<< SEARCH\n1:" + HashLine("old") + "|old\n=======\nnew\n>>>>>>> REPLACE\n",
-			files:  textFS{"h.txt": "new\n"},
+			files:  MapFS{"h.txt": "new\n"},
 			status: StatusApplied, line: 1, end: 1,
 			message: "block #1 is applied: its REPLACE text stands at h.txt:1",
 		},
@@ -152,7 +152,7 @@ func TestAppliedStates(t *testing.T) {
 func TestAppliedPartly(t *testing.T) {
 	patch := "app.py\n<<<<<<< SEARCH\nb = 2\n=======\nb = 2\nc = 3\n>>>>>>> REPLACE\n" +
 		"app.py\n<<<<<<< SEARCH\nz = 9\n=======\nz = 10\n>>>>>>> REPLACE\n"
-	files := textFS{"app.py": "a = 1\nb = 2\nc = 3\nz = 9\n"}
+	files := MapFS{"app.py": "a = 1\nb = 2\nc = 3\nz = 9\n"}
 	plan := appliedRun(t, patch, files, true)
 	if !plan.OK() {
 		t.Fatalf("not OK: %v", plan.Problems)
@@ -177,12 +177,12 @@ func TestAppliedTwice(t *testing.T) {
 		"new.py\n<<<<<<< SEARCH\n=======\nprint(1)\n>>>>>>> REPLACE\n",
 		"*** Begin Patch\n*** Update File: app.py\n@@\n+tail\n*** End Patch\n",
 	} {
-		files := textFS{"app.py": "a = 1\nb = 2\n"}
+		files := MapFS{"app.py": "a = 1\nb = 2\n"}
 		first := appliedRun(t, patch, files, false)
 		if !first.OK() {
 			t.Fatalf("first run: %v", first.Problems)
 		}
-		files.applyAll(first)
+		files.Apply(first)
 		second := appliedRun(t, patch, files, false)
 		if second.OK() || len(second.Files) != 0 || second.Problems[0].Kind != KindAlreadyApplied {
 			t.Errorf("second run of %q: OK %v, problems %v; want an already-applied error", patch, second.OK(), second.Problems)
@@ -196,7 +196,7 @@ func TestAppliedTwice(t *testing.T) {
 // Fuzzy rungs never declare a block applied: REPLACE must stand exactly.
 func TestAppliedStrictOnly(t *testing.T) {
 	patch := "app.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
-	files := textFS{"app.py": "def f():\n    x = 2\n"}
+	files := MapFS{"app.py": "def f():\n    x = 2\n"}
 	plan := Validate(Parse(patch, ParseOptions{}), files, Options{Root: "/root", Applied: true, Fuzzy: true})
 	if plan.Blocks[0].Status == StatusApplied || plan.AppliedCount() != 0 {
 		t.Errorf("an indented REPLACE counted as applied: %+v", plan.Blocks[0])

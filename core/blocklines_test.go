@@ -7,7 +7,7 @@ import (
 )
 
 func TestBlockLines(t *testing.T) {
-	fsys := textFS{"f.txt": "a\nb\nc\nd\ne\n"}
+	fsys := MapFS{"f.txt": "a\nb\nc\nd\ne\n"}
 	patch := Parse(`f.txt
 <<<<<<< SEARCH
 b

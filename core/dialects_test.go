@@ -1,7 +1,6 @@
 package core
 
 import (
-	"io/fs"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,23 +8,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// dialectFS is an in-memory FS for the dialect tests.
-type dialectFS map[string]string
-
-func (m dialectFS) ReadFile(name string) ([]byte, error) {
-	s, ok := m[name]
-	if !ok {
-		return nil, fs.ErrNotExist
-	}
-	return []byte(s), nil
-}
-
-func (m dialectFS) RealPath(name string) (string, error) { return name, nil }
-
 // run parses and validates text against files and returns the new content
 // of every changed file ("<deleted>" for a deletion) and the problems as
 // "severity #block kind".
-func runDialect(t *testing.T, text string, files dialectFS, opt ParseOptions) (map[string]string, []string) {
+func runDialect(t *testing.T, text string, files MapFS, opt ParseOptions) (map[string]string, []string) {
 	t.Helper()
 	plan := Validate(Parse(text, opt), files, Options{Root: "/root"})
 	out := map[string]string{}
@@ -146,45 +132,6 @@ func TestParseApplyPatchErrors(t *testing.T) {
 	}
 }
 
-func TestApplyPatchPlacement(t *testing.T) {
-	files := dialectFS{
-		"m.py":    "def a():\n    return 1\n\ndef b():\n    return 1\n",
-		"t.txt":   "x\nend\nx\nend\n",
-		"bom.txt": "\uFEFFone\r\ntwo\r\n",
-	}
-	for _, tc := range []struct {
-		name, patch string
-		want        map[string]string
-		probs       []string
-	}{
-		{"anchor narrows", "@@ def b():\n-    return 1\n+    return 2\n",
-			map[string]string{"m.py": "def a():\n    return 1\n\ndef b():\n    return 2\n"}, nil},
-		{"addition under anchor", "@@ def a():\n+    \"\"\"A.\"\"\"\n",
-			map[string]string{"m.py": "def a():\n    \"\"\"A.\"\"\"\n    return 1\n\ndef b():\n    return 1\n"}, nil},
-		{"addition without anchor appends", "@@\n+# end\n",
-			map[string]string{"m.py": "def a():\n    return 1\n\ndef b():\n    return 1\n# end\n"}, nil},
-		{"ambiguous without anchor", "@@\n-    return 1\n+    return 2\n", map[string]string{}, []string{"error #1 ambiguous"}},
-		{"second hunk after the first", "@@\n def a():\n-    return 1\n+    return 3\n@@\n-    return 1\n+    return 4\n",
-			map[string]string{"m.py": "def a():\n    return 3\n\ndef b():\n    return 4\n"}, nil},
-		{"anchor missing", "@@ def zz():\n-    return 1\n+    return 2\n", map[string]string{}, []string{"error #1 not-found"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, probs := runDialect(t, "*** Begin Patch\n*** Update File: m.py\n"+tc.patch+"*** End Patch\n", files, ParseOptions{})
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("files (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tc.probs, probs); diff != "" {
-				t.Errorf("problems (-want +got):\n%s", diff)
-			}
-		})
-	}
-	got, probs := runDialect(t, "*** Begin Patch\n*** Update File: t.txt\n x\n-end\n+END\n*** End of File\n*** Update File: bom.txt\n-one\n+ONE\n*** End Patch\n", files, ParseOptions{})
-	want := map[string]string{"t.txt": "x\nend\nx\nEND\n", "bom.txt": "\uFEFFONE\r\ntwo\r\n"}
-	if diff := cmp.Diff(want, got); diff != "" || probs != nil {
-		t.Errorf("EOF and BOM (-want +got):\n%s\n%v", diff, probs)
-	}
-}
-
 func TestAnchorScope(t *testing.T) {
 	text := "func f() {\n\tx()\n}\n\nfunc g() {\n}\n## H\ntext\n### sub\nmore\n## Next\n"
 	starts := lineStarts(text)
@@ -262,7 +209,7 @@ func TestClineMarkersAndRooHints(t *testing.T) {
 }
 
 func TestRooHintPicks(t *testing.T) {
-	files := dialectFS{"r.py": "a\nx\nb\nx\nc\n"}
+	files := MapFS{"r.py": "a\nx\nb\nx\nc\n"}
 	got, probs := runDialect(t, "r.py\n<<<<<<< SEARCH\n:start_line:4\n-------\nx\n=======\nX\n>>>>>>> REPLACE\n", files, ParseOptions{})
 	if diff := cmp.Diff(map[string]string{"r.py": "a\nx\nb\nX\nc\n"}, got); diff != "" || probs != nil {
 		t.Errorf("(-want +got):\n%s\n%v", diff, probs)
@@ -302,7 +249,7 @@ func TestHashLine(t *testing.T) {
 
 func TestHashlineBlocks(t *testing.T) {
 	file := "one\ntwo\nthree\n"
-	files := dialectFS{"f.txt": file}
+	files := MapFS{"f.txt": file}
 	h := func(n int, s string) string { return itoa(n) + ":" + HashLine(s) + "|" + s + "\n" }
 	got, probs := runDialect(t, "f.txt\n<<<<<<< SEARCH\n"+h(2, "two")+h(3, "three")+"=======\nTWO\n>>>>>>> REPLACE\n", files, ParseOptions{})
 	if diff := cmp.Diff(map[string]string{"f.txt": "one\nTWO\n"}, got); diff != "" || probs != nil {

@@ -77,7 +77,7 @@ func FuzzApplyInverse(f *testing.F) {
 		if isBlank(search) || isBlank(replace) || len(occurrences(d.text(), search, 2)) != 1 {
 			return
 		}
-		fsys := textFS{"f.txt": content}
+		fsys := MapFS{"f.txt": content}
 		block := Block{Number: 1, Path: "f.txt", Op: OpModify, Search: search, Replace: replace}
 		plan := Validate(&Patch{Blocks: []Block{block}}, fsys, Options{Root: "/w"})
 		if search != replace && standsInside(d.text(), search, replace) {
@@ -91,7 +91,7 @@ func FuzzApplyInverse(f *testing.F) {
 		if !plan.OK() {
 			t.Fatalf("unique block failed: %v", plan.Problems)
 		}
-		fsys.applyAll(plan)
+		fsys.Apply(plan)
 		after := fsys["f.txt"]
 		start := strings.Index(d.text(), search)
 		prefixLF := d.text()[:start]
@@ -116,7 +116,7 @@ func FuzzApplyInverse(f *testing.F) {
 		if !plan.OK() {
 			t.Fatalf("inverse failed: %v", plan.Problems)
 		}
-		fsys.applyAll(plan)
+		fsys.Apply(plan)
 		if fsys["f.txt"] != content {
 			t.Fatalf("round trip %q -> %q -> %q", content, after, fsys["f.txt"])
 		}

@@ -49,7 +49,7 @@ func FuzzFuzzyMatch(f *testing.F) {
 			replace = ""
 		}
 		block := Block{Number: 1, Path: "f.txt", Op: OpModify, Search: joinBody(search), Replace: replace}
-		plan := Validate(&Patch{Blocks: []Block{block}}, memFS{"f.txt": []byte(content)}, Options{Root: "/w", Fuzzy: true})
+		plan := Validate(&Patch{Blocks: []Block{block}}, MapFS{"f.txt": content}, Options{Root: "/w", Fuzzy: true})
 		if !plan.OK() || plan.Blocks[0].Rung == "exact" {
 			return
 		}

@@ -212,7 +212,7 @@ func TestFuzzySequential(t *testing.T) {
 		{Number: 1, Path: "f.txt", Op: OpModify, Search: "say(\"hi\")\n", Replace: "say(\"hello\")\n"},
 		{Number: 2, Path: "f.txt", Op: OpModify, Search: "say(\"hello\")\nsay(\"bye\")\n", Replace: "done\n"},
 	}
-	plan := Validate(&Patch{Blocks: blocks}, memFS{"f.txt": []byte(file)}, Options{Root: "/w", Fuzzy: true})
+	plan := Validate(&Patch{Blocks: blocks}, MapFS{"f.txt": file}, Options{Root: "/w", Fuzzy: true})
 	if !plan.OK() {
 		t.Fatalf("failed: %v", plan.Problems)
 	}

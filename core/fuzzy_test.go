@@ -9,7 +9,7 @@ import (
 func fuzzyRun(t *testing.T, file, search, replace string, fuzzy bool) *Plan {
 	t.Helper()
 	b := Block{Number: 1, Path: "f.txt", Op: OpModify, Search: search, Replace: replace}
-	return Validate(&Patch{Blocks: []Block{b}}, memFS{"f.txt": []byte(file)}, Options{Root: "/w", Fuzzy: fuzzy})
+	return Validate(&Patch{Blocks: []Block{b}}, MapFS{"f.txt": file}, Options{Root: "/w", Fuzzy: fuzzy})
 }
 
 func problemKinds(ps Problems) string {

@@ -2,18 +2,17 @@ package core
 
 import (
 	"maps"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
+
+	"github.com/fsrb/fsrb/internal/casefile"
 )
 
 // roundTrip applies text to files, then reverts it, and returns the files
 // after each step and the revert's plan.
-func roundTrip(t *testing.T, text string, files textFS, popt ParseOptions, opt Options) (applied textFS, reverted textFS, rev *Plan) {
+func roundTrip(t *testing.T, text string, files MapFS, popt ParseOptions, opt Options) (applied MapFS, reverted MapFS, rev *Plan) {
 	t.Helper()
 	patch := Parse(text, popt)
 	plan := Validate(patch, files, opt)
@@ -21,11 +20,11 @@ func roundTrip(t *testing.T, text string, files textFS, popt ParseOptions, opt O
 		t.Fatalf("the patch does not apply: %v", plan.Problems)
 	}
 	applied = maps.Clone(files)
-	applied.applyAll(plan)
+	applied.Apply(plan)
 	rev = Revert(patch, applied, opt)
 	reverted = maps.Clone(applied)
 	if rev.OK() {
-		reverted.applyAll(rev)
+		reverted.Apply(rev)
 	}
 	return applied, reverted, rev
 }
@@ -65,7 +64,7 @@ func TestRevertRoundTrip(t *testing.T) {
 		"docs/new.md\n<<<<<<< SEARCH\n=======\n# New\n>>>>>>> REPLACE\n" +
 		"old.txt\n<<<<<<< SEARCH\nonly\nlines\n=======\n>>>>>>> REPLACE\n" +
 		"bom.txt\n<<<<<<< SEARCH\nfirst\n=======\npremier\n>>>>>>> REPLACE\n"
-	files := textFS{
+	files := MapFS{
 		"win.txt": "one\r\ntwo\r\nthree\r\n",
 		"old.txt": "only\nlines\n",
 		"bom.txt": "\uFEFFfirst\nsecond",
@@ -90,7 +89,7 @@ func TestRevertRoundTrip(t *testing.T) {
 func TestRevertChained(t *testing.T) {
 	text := "a.py\n<<<<<<< SEARCH\nb = 2\n=======\nb = 2\nc = 3\n>>>>>>> REPLACE\n" +
 		"a.py\n<<<<<<< SEARCH\nc = 3\n=======\nc = 4\n>>>>>>> REPLACE\n"
-	files := textFS{"a.py": "a = 1\nb = 2\n"}
+	files := MapFS{"a.py": "a = 1\nb = 2\n"}
 	_, reverted, rev := roundTrip(t, text, files, ParseOptions{}, Options{Root: "/root"})
 	if !rev.OK() || reverted["a.py"] != files["a.py"] {
 		t.Errorf("revert: %v; a.py = %q", rev.Problems, reverted["a.py"])
@@ -103,7 +102,7 @@ func TestRevertApplyPatch(t *testing.T) {
 		"*** Add File: src/new.py\n+print('new')\n" +
 		"*** Update File: src/tail.py\n@@\n+appended\n" +
 		"*** End Patch\n"
-	files := textFS{
+	files := MapFS{
 		"src/app.py":  "def f():\n    return 1\n\ndef g():\n    return 1\n",
 		"src/tail.py": "x\nappended\ny\n",
 	}
@@ -118,7 +117,7 @@ func TestRevertApplyPatch(t *testing.T) {
 
 func TestRevertMove(t *testing.T) {
 	text := "*** Begin Patch\n*** Update File: a.py\n*** Move to: b/c.py\n@@\n-x\n+y\n*** End Patch\n"
-	files := textFS{"a.py": "w\nx\nz\n"}
+	files := MapFS{"a.py": "w\nx\nz\n"}
 	applied, reverted, rev := roundTrip(t, text, files, ParseOptions{}, Options{Root: "/root"})
 	if applied["b/c.py"] != "w\ny\nz\n" {
 		t.Fatalf("applied = %q", applied)
@@ -134,55 +133,55 @@ func TestRevertMove(t *testing.T) {
 func TestRevertRefused(t *testing.T) {
 	for _, tc := range []struct {
 		name, text string
-		files      textFS
+		files      MapFS
 		want       string // kind and message of the first error
 	}{
 		{
 			name:  "not applied: SEARCH still there",
 			text:  "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n",
-			files: textFS{"a.py": "x = 1\n"},
+			files: MapFS{"a.py": "x = 1\n"},
 			want:  "not-applied block #1 is not applied: its SEARCH text still stands in a.py (line 1)",
 		},
 		{
 			name:  "not applied: neither text there",
 			text:  "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n",
-			files: textFS{"a.py": "other\n"},
+			files: MapFS{"a.py": "other\n"},
 			want:  "not-applied block #1 is not applied: its REPLACE text is not in a.py",
 		},
 		{
 			name:  "created file missing",
 			text:  "n.py\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n",
-			files: textFS{},
+			files: MapFS{},
 			want:  "not-applied block #1 is not applied: n.py, which it creates, does not exist",
 		},
 		{
 			name:  "created file edited since",
 			text:  "n.py\n<<<<<<< SEARCH\n=======\nnew\n>>>>>>> REPLACE\n",
-			files: textFS{"n.py": "new\nmore\n"},
+			files: MapFS{"n.py": "new\nmore\n"},
 			want:  "not-applied block #1 is not applied: n.py no longer holds exactly the content it created",
 		},
 		{
 			name:  "emptied file still there",
 			text:  "o.py\n<<<<<<< SEARCH\nall\n=======\n>>>>>>> REPLACE\n",
-			files: textFS{"o.py": "all\n"},
+			files: MapFS{"o.py": "all\n"},
 			want:  "not-applied block #1 is not applied: o.py, which it empties, still exists",
 		},
 		{
 			name:  "lines removed from a file that stays",
 			text:  "o.py\n<<<<<<< SEARCH\ndebug()\n=======\n>>>>>>> REPLACE\n",
-			files: textFS{"o.py": "a\nb\n"},
+			files: MapFS{"o.py": "a\nb\n"},
 			want:  "irreversible block #1 cannot be reverted: it removed lines from o.py, which is still there, and no text is left to find their place by",
 		},
 		{
 			name:  "apply-patch Delete File",
 			text:  "*** Begin Patch\n*** Delete File: gone.py\n*** End Patch\n",
-			files: textFS{},
+			files: MapFS{},
 			want:  "irreversible block #1 cannot be reverted: *** Delete File: gone.py does not say what the file held, so it cannot be re-created",
 		},
 		{
 			name:  "REPLACE text in two places",
 			text:  "a.py\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n",
-			files: textFS{"a.py": "x = 2\ny\nx = 2\n"},
+			files: MapFS{"a.py": "x = 2\ny\nx = 2\n"},
 			want:  "ambiguous block #1 cannot be reverted: its REPLACE text occurs in 2 places of a.py (lines 1, 3), so which one it wrote is unknown",
 		},
 	} {
@@ -209,47 +208,26 @@ func TestRevertRefused(t *testing.T) {
 // bytes to give back (README.md "Reverting a patch"), which lossy() tells
 // from the plan that applied it.
 func TestInvertRoundTripCases(t *testing.T) {
-	files, err := filepath.Glob("../testdata/cases/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cases: %v", err)
+	cases, err := casefile.Load("../testdata/cases")
+	if err != nil {
+		t.Fatal(err)
 	}
 	tried := 0
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		in := textFS{}
-		var text string
-		var args []string
-		skip := false
-		for _, f := range ar.Files {
-			switch {
-			case strings.HasPrefix(f.Name, "patch.") && text == "":
-				text = caseDecode(string(f.Data))
-			case strings.HasPrefix(f.Name, "in/") && !strings.HasSuffix(f.Name, "/"):
-				in[strings.TrimPrefix(f.Name, "in/")] = caseDecode(string(f.Data))
-			case f.Name == "args":
-				args = strings.Fields(string(f.Data))
-			case f.Name == "symlinks", strings.HasPrefix(f.Name, "outside/"):
-				skip = true // textFS has no symlinks and no outside
-			}
-		}
-		if skip || slices.Contains(args, "--revert") {
+	for _, c := range cases {
+		// MapFS has no symlinks and no outside; --revert cases undo already
+		if len(c.Links) > 0 || len(c.Outside) > 0 || c.Has("--revert") {
 			continue
 		}
-		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
-		t.Run(name, func(t *testing.T) {
-			popt := ParseOptions{Exists: func(n string) bool { _, ok := in[n]; return ok }}
-			for i, a := range args {
-				if a == "--format" && i+1 < len(args) {
-					popt.Format = args[i+1]
-				}
-				if v, ok := strings.CutPrefix(a, "--format="); ok {
-					popt.Format = v
-				}
+		in := MapFS{}
+		for name, data := range c.In {
+			if !strings.HasSuffix(name, "/") {
+				in[name] = casefile.Decode(data)
 			}
-			opt := Options{Root: "/root", Fuzzy: slices.Contains(args, "--fuzzy")}
+		}
+		t.Run(c.Name, func(t *testing.T) {
+			popt := ParseOptions{Format: c.Arg("--format"), Exists: func(n string) bool { _, ok := in[n]; return ok }}
+			text := casefile.Decode(c.Patch)
+			opt := Options{Root: "/root", Fuzzy: c.Has("--fuzzy")}
 			patch := Parse(text, popt)
 			plan := Validate(patch, in, opt)
 			if !plan.OK() {
@@ -257,7 +235,7 @@ func TestInvertRoundTripCases(t *testing.T) {
 			}
 			tried++
 			after := maps.Clone(in)
-			after.applyAll(plan)
+			after.Apply(plan)
 			if why := lossy(plan); why != "" {
 				t.Skip("not exactly revertible: " + why)
 			}
@@ -271,7 +249,7 @@ func TestInvertRoundTripCases(t *testing.T) {
 				return
 			}
 			back := maps.Clone(after)
-			back.applyAll(rev)
+			back.Apply(rev)
 			if diff := cmp.Diff(in, back); diff != "" {
 				t.Errorf("after apply and revert (-before +after):\n%s", diff)
 			}
@@ -309,15 +287,4 @@ func lossy(plan *Plan) string {
 		}
 	}
 	return ""
-}
-
-// caseDecode reads the notations of testdata/cases (see cmd/fsrb's
-// cases_test.go): <CR>, a leading <BOM>, a last line <NOEOL>.
-func caseDecode(s string) string {
-	s = strings.ReplaceAll(s, "<CR>", "\r")
-	s = strings.TrimSuffix(s, "\n<NOEOL>\n")
-	if rest, ok := strings.CutPrefix(s, "<BOM>"); ok {
-		s = "\uFEFF" + rest
-	}
-	return s
 }

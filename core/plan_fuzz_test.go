@@ -86,7 +86,7 @@ func FuzzValidatePlan(f *testing.F) {
 		if len(blocks) == 0 {
 			return
 		}
-		fsys := textFS{"f.txt": string(orig), "other.txt": "untouched\n"}
+		fsys := MapFS{"f.txt": string(orig), "other.txt": "untouched\n"}
 		plan := Validate(&Patch{Blocks: blocks}, fsys, Options{Root: "/w"})
 		if wantApplied > 0 {
 			found := false

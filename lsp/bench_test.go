@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsrb/fsrb/bench/gen"
 	"github.com/fsrb/fsrb/lsp"
 )
 
 // BenchmarkKeystrokeToDiagnostics measures what a user waits for after a
-// keystroke: the latency from a didChange of a 200-block patch over 20
-// files of 500 lines to its publishDiagnostics, through the JSON-RPC wire,
+// keystroke: the latency from a didChange of W1's patch (200 blocks over
+// 20 files of 500 lines) to its publishDiagnostics, through the JSON-RPC wire,
 // with the editors' debounce (adaptive, up to lsp.DefaultDebounce).
 // Target: median under 10 ms, p90 under 25 ms, flat memory.
 func BenchmarkKeystrokeToDiagnostics(b *testing.B) {
@@ -25,8 +26,9 @@ func BenchmarkDidChangeToDiagnostics(b *testing.B) {
 }
 
 func benchEdits(b *testing.B, debounce time.Duration) {
-	files, patch := bigWorkspace(20, 200, 500)
-	root := writeFiles(b, files)
+	w := gen.W1() // bench/gen's, as the bench driver's W7 runs it
+	patch := "# generated patch\n\n" + w.Patch
+	root := writeFiles(b, w.Files)
 	c := startClientWith(b, root, debounce)
 	c.initialize(vscodeCaps, nil)
 	u := c.open("big.fsrb", &patch)

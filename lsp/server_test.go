@@ -12,6 +12,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 
+	"github.com/fsrb/fsrb/bench/gen"
 	"github.com/fsrb/fsrb/lsp"
 )
 
@@ -340,8 +341,9 @@ func TestSettings(t *testing.T) {
 
 // Big patches report work-done progress around applyEdit.
 func TestProgress(t *testing.T) {
-	files, patch := bigWorkspace(3, 60, 30)
-	root := writeFiles(t, files)
+	w := gen.Spread(6, 10, 500) // 60 blocks: more than progressBlocks
+	patch := w.Patch
+	root := writeFiles(t, w.Files)
 	c := newClient(t, root)
 	u := c.open("big.fsrb", &patch)
 	if got := errorsOf(c.waitDiagnostics(u, 1)); len(got) != 0 {
@@ -390,26 +392,6 @@ func TestApplyBlockAction(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
-
-// bigWorkspace makes nFiles files of nLines lines and a patch of nBlocks
-// blocks spread over them, all of which apply.
-func bigWorkspace(nFiles, nBlocks, nLines int) (map[string]string, string) {
-	files := map[string]string{}
-	for f := 0; f < nFiles; f++ {
-		var b strings.Builder
-		for l := 0; l < nLines; l++ {
-			fmt.Fprintf(&b, "func f%d_%d() int { return %d } // 日本 😀\n", f, l, l)
-		}
-		files[fmt.Sprintf("src/file%02d.go", f)] = b.String()
-	}
-	var p strings.Builder
-	p.WriteString("# generated patch\n\n")
-	for i := 0; i < nBlocks; i++ {
-		f, l := i%nFiles, (i/nFiles)*(nLines/(nBlocks/nFiles+1))+1
-		fmt.Fprintf(&p, "src/file%02d.go\n<<<<<<< SEARCH\nfunc f%d_%d() int { return %d } // 日本 😀\n=======\nfunc f%d_%d() int { return %d } // changed\n>>>>>>> REPLACE\n\n", f, f, l, l, f, l, l+1)
-	}
-	return files, p.String()
-}
 
 // A folder deleted on disk, reported as one event for the folder, and a
 // bare name ("Makefile") that becomes a file both re-validate the patches

@@ -1,8 +1,9 @@
 // Package gen generates the deterministic workloads of the benchmarks:
 // Python-like code with 4-space indentation, nested blocks, blank lines and
-// repeated short lines, and SEARCH/REPLACE blocks over it. The bench
-// driver (bench/) and core's in-process benchmarks share it, so that both
-// measure the same inputs.
+// repeated short lines, and SEARCH/REPLACE blocks over it, and the
+// workloads W1-W6 built from them (workloads.go). The bench driver
+// (bench/), core's in-process benchmarks and the language server's
+// benchmark share them, so that all measure the same inputs.
 package gen
 
 import (

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -18,26 +17,18 @@ import (
 
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/core/commit"
+	"github.com/fsrb/fsrb/internal/casefile"
 	"github.com/fsrb/fsrb/pipeline"
 )
 
-// The cases in ../../testdata/cases/*.txtar are run twice: through the core
-// API in this process, and through the built fsrb binary, and must give the
-// same tree. An archive holds:
-//
-//	-- patch.fsrb --        the patch (also patch.md, patch.txt: the first "patch." file)
-//	-- in/PATH --           the tree before
-//	-- out/PATH --          the tree after; without out/ files the tree must not change,
-//	                        or be empty with an "out-empty" section
-//	-- outside/PATH --      files beside the root (targets of escapes, never to change)
-//	-- symlinks --          lines "in/link -> target" (target as written)
-//	-- args --              CLI flags, one per line
-//	-- exit --              the expected exit status (default 0)
-//	-- problems --          every problem: "error #2 not-found README.md", one a line
-//	-- stdout --, -- stderr --   the CLI's exact output, when given
-//
-// File data may write a carriage return as <CR>, a BOM as a leading <BOM>,
-// and end with a line <NOEOL> for a file without a final newline.
+// The cases in ../../testdata/cases/*.txtar (their format:
+// internal/casefile) run in core too (go test ./core: Parse, Validate and
+// Revert on an in-memory FS, the problems' kinds and the files). Here they
+// run on the disk, twice: through the pipeline in this process
+// (TestCasesAPI: tree-sitter's syntax warnings among the problems,
+// symlinks and files outside the root), and through the built fsrb binary
+// (TestCasesCLI: the exit status, the tree, and stdout/stderr byte for
+// byte where the case gives them).
 //
 // -update rewrites the stdout/stderr sections that exist from the CLI's output.
 var update = flag.Bool("update", false, "rewrite stdout/stderr sections of the txtar cases")
@@ -63,100 +54,25 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-type testCase struct {
-	name     string
-	file     string
-	ar       *txtar.Archive
-	patch    string
-	patchExt string
-	args     []string
-	exit     int
-	problems []string
-	hasProbs bool
-	in, out  map[string]string
-	outside  map[string]string
-	links    [][2]string
-	outGiven bool
-	stdout   *string
-	stderr   *string
-}
+type testCase struct{ *casefile.Case }
 
-func loadCases(t *testing.T) []*testCase {
-	files, err := filepath.Glob("../../testdata/cases/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cases found: %v", err)
+func loadCases(t *testing.T) []testCase {
+	cs, err := casefile.Load("../../testdata/cases")
+	if err != nil {
+		t.Fatal(err)
 	}
-	var cases []*testCase
-	for _, file := range files {
-		ar, err := txtar.ParseFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tc := &testCase{name: strings.TrimSuffix(filepath.Base(file), ".txtar"), file: file, ar: ar,
-			in: map[string]string{}, out: map[string]string{}, outside: map[string]string{}}
-		for _, f := range ar.Files {
-			data := string(f.Data)
-			switch {
-			case strings.HasPrefix(f.Name, "patch.") && tc.patchExt == "":
-				tc.patch, tc.patchExt = data, strings.TrimPrefix(f.Name, "patch")
-			case strings.HasPrefix(f.Name, "in/"):
-				tc.in[strings.TrimPrefix(f.Name, "in/")] = data
-			case strings.HasPrefix(f.Name, "out/"):
-				tc.out[strings.TrimPrefix(f.Name, "out/")] = data
-				tc.outGiven = true
-			case f.Name == "out-empty":
-				tc.outGiven = true
-			case strings.HasPrefix(f.Name, "outside/"):
-				tc.outside[strings.TrimPrefix(f.Name, "outside/")] = data
-			case f.Name == "symlinks":
-				for _, l := range nonEmptyLines(data) {
-					from, to, ok := strings.Cut(l, " -> ")
-					if !ok {
-						t.Fatalf("%s: bad symlink line %q", file, l)
-					}
-					tc.links = append(tc.links, [2]string{from, to})
-				}
-			case f.Name == "args":
-				tc.args = nonEmptyLines(data)
-			case f.Name == "exit":
-				tc.exit, err = strconv.Atoi(strings.TrimSpace(data))
-				if err != nil {
-					t.Fatalf("%s: bad exit section", file)
-				}
-			case f.Name == "problems":
-				tc.problems, tc.hasProbs = nonEmptyLines(data), true
-			case f.Name == "stdout":
-				tc.stdout = &data
-			case f.Name == "stderr":
-				tc.stderr = &data
-			default:
-				t.Fatalf("%s: unknown section %q", file, f.Name)
-			}
-		}
-		if tc.patchExt == "" {
-			t.Fatalf("%s: no patch section", file)
-		}
-		if !tc.outGiven {
-			tc.out = tc.in
-		}
-		cases = append(cases, tc)
+	cases := make([]testCase, len(cs))
+	for i, c := range cs {
+		cases[i] = testCase{c}
 	}
 	return cases
 }
 
-func nonEmptyLines(s string) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if strings.TrimSpace(l) != "" {
-			out = append(out, l)
-		}
-	}
-	return out
-}
+func nonEmptyLines(s string) []string { return casefile.NonEmptyLines(s) }
 
 // setup writes the case's trees into a fresh folder and returns the root.
 // Paths in the archive use "/" and may carry a "\r" in their data (CRLF cases).
-func (tc *testCase) setup(t *testing.T) (root, patchFile string) {
+func (tc testCase) setup(t *testing.T) (root, patchFile string) {
 	base := t.TempDir()
 	base, _ = filepath.EvalSymlinks(base)
 	root = filepath.Join(base, "root")
@@ -176,32 +92,23 @@ func (tc *testCase) setup(t *testing.T) (root, patchFile string) {
 			}
 		}
 	}
-	write(root, tc.in)
-	write(filepath.Join(base, "outside"), tc.outside)
-	for _, l := range tc.links {
+	write(root, tc.In)
+	write(filepath.Join(base, "outside"), tc.Outside)
+	for _, l := range tc.Links {
 		from := filepath.Join(base, "root", strings.TrimPrefix(l[0], "in/"))
 		os.MkdirAll(filepath.Dir(from), 0o755)
 		if err := os.Symlink(l[1], from); err != nil {
 			t.Fatal(err)
 		}
 	}
-	patchFile = filepath.Join(base, "patch"+tc.patchExt)
-	if err := os.WriteFile(patchFile, []byte(decode(tc.patch)), 0o644); err != nil {
+	patchFile = filepath.Join(base, "patch"+tc.PatchExt)
+	if err := os.WriteFile(patchFile, []byte(decode(tc.Patch)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return root, patchFile
 }
 
-// decode lets archives hold what txtar cannot show: "<CR>" is a carriage
-// return, and a last line "<NOEOL>" means the file has no final newline.
-func decode(s string) string {
-	s = strings.ReplaceAll(s, "<CR>", "\r")
-	s = strings.TrimSuffix(s, "\n<NOEOL>\n")
-	if strings.HasPrefix(s, "<BOM>") {
-		s = "\uFEFF" + strings.TrimPrefix(s, "<BOM>")
-	}
-	return s
-}
+func decode(s string) string { return casefile.Decode(s) }
 
 // tree reads every regular file under dir (symlinks are listed by target).
 func tree(t *testing.T, dir string) map[string]string {
@@ -229,24 +136,24 @@ func tree(t *testing.T, dir string) map[string]string {
 	return got
 }
 
-func (tc *testCase) wantTree() map[string]string {
+func (tc testCase) wantTree() map[string]string {
 	want := map[string]string{}
-	for k, v := range tc.out {
+	for k, v := range tc.Out {
 		want[k] = decode(v)
 	}
-	for _, l := range tc.links {
+	for _, l := range tc.Links {
 		want[strings.TrimPrefix(l[0], "in/")] = "-> " + l[1]
 	}
 	return want
 }
 
-func (tc *testCase) checkTrees(t *testing.T, root string) {
+func (tc testCase) checkTrees(t *testing.T, root string) {
 	t.Helper()
 	if diff := cmp.Diff(tc.wantTree(), tree(t, root)); diff != "" {
 		t.Errorf("tree after (-want +got):\n%s", diff)
 	}
 	want := map[string]string{}
-	for k, v := range tc.outside {
+	for k, v := range tc.Outside {
 		want[k] = decode(v)
 	}
 	if diff := cmp.Diff(want, tree(t, filepath.Join(filepath.Dir(root), "outside"))); diff != "" {
@@ -254,63 +161,40 @@ func (tc *testCase) checkTrees(t *testing.T, root string) {
 	}
 }
 
-// argValue returns the value of a flag given as "--flag value" or
-// "--flag=value", or "".
-func argValue(args []string, flag string) string {
-	for i, a := range args {
-		if v, ok := strings.CutPrefix(a, flag+"="); ok {
-			return v
-		}
-		if a == flag && i+1 < len(args) {
-			return args[i+1]
-		}
-	}
-	return ""
-}
-
-func hasArg(args []string, a string) bool {
-	for _, x := range args {
-		if x == a {
-			return true
-		}
-	}
-	return false
-}
-
 func TestCasesAPI(t *testing.T) {
 	for _, tc := range loadCases(t) {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.Name, func(t *testing.T) {
 			root, _ := tc.setup(t)
 			disk, err := commit.NewDisk(root)
 			if err != nil {
 				t.Fatal(err)
 			}
 			slashRoot := filepath.ToSlash(disk.Root)
-			patch := core.Parse(decode(tc.patch), core.ParseOptions{Format: argValue(tc.args, "--format"), Exists: func(name string) bool {
+			patch := core.Parse(decode(tc.Patch), core.ParseOptions{Format: tc.Arg("--format"), Exists: func(name string) bool {
 				_, err := disk.ReadFile(name)
 				return err == nil
 			}})
-			if hasArg(tc.args, "--blocks") {
+			if tc.Has("--blocks") {
 				return
 			}
-			plan := pipeline.Validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: hasArg(tc.args, "--fuzzy")}, !hasArg(tc.args, "--syntax-check=false"), hasArg(tc.args, "--revert"))
-			if tc.hasProbs {
+			plan := pipeline.Validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: tc.Has("--fuzzy")}, !tc.Has("--syntax-check=false"), tc.Has("--revert"))
+			if tc.HasProbs {
 				var got []string
 				for _, p := range plan.Problems {
 					got = append(got, fmt.Sprintf("%s #%d %s %s", p.Severity, p.Block, p.Kind, p.Path))
 				}
-				if diff := cmp.Diff(tc.problems, got); diff != "" {
+				if diff := cmp.Diff(tc.Problems, got); diff != "" {
 					t.Errorf("problems (-want +got):\n%s\nall:\n%s", diff, dumpProblems(plan.Problems))
 				}
 			}
-			partial := hasArg(tc.args, "--partial")
-			if (plan.OK() || partial && len(plan.Files) > 0) && !hasArg(tc.args, "--dry-run") {
+			partial := tc.Has("--partial")
+			if (plan.OK() || partial && len(plan.Files) > 0) && !tc.Has("--dry-run") {
 				if _, err := commit.Commit(disk.Root, plan.Files, commit.Options{StateDir: t.TempDir()}); err != nil {
 					t.Fatalf("commit: %v", err)
 				}
 			}
-			if ok := plan.OK(); ok != (tc.exit == 0) {
-				t.Errorf("plan OK = %v, want exit %d\n%s", ok, tc.exit, dumpProblems(plan.Problems))
+			if ok := plan.OK(); ok != (tc.Exit == 0) {
+				t.Errorf("plan OK = %v, want exit %d\n%s", ok, tc.Exit, dumpProblems(plan.Problems))
 			}
 			tc.checkTrees(t, root)
 		})
@@ -326,39 +210,39 @@ func dumpProblems(ps core.Problems) string {
 }
 
 func TestCasesCLI(t *testing.T) {
-	updated := map[string]*testCase{}
+	updated := map[string]testCase{}
 	for _, tc := range loadCases(t) {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.Name, func(t *testing.T) {
 			root, patchFile := tc.setup(t)
-			args := append(append([]string{}, tc.args...), patchFile)
+			args := append(append([]string{}, tc.Args...), patchFile)
 			code, stdout, stderr := runCLI(t, root, args...)
-			if code != tc.exit {
-				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.exit, stdout, stderr)
+			if code != tc.Exit {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.Exit, stdout, stderr)
 			}
 			norm := func(s string) string { return strings.ReplaceAll(s, patchFile, "$PATCH") }
-			if *update && (tc.stdout != nil || tc.stderr != nil) {
-				for i, f := range tc.ar.Files {
+			if *update && (tc.Stdout != nil || tc.Stderr != nil) {
+				for i, f := range tc.Archive.Files {
 					switch f.Name {
 					case "stdout":
-						tc.ar.Files[i].Data = []byte(norm(stdout))
+						tc.Archive.Files[i].Data = []byte(norm(stdout))
 					case "stderr":
-						tc.ar.Files[i].Data = []byte(norm(stderr))
+						tc.Archive.Files[i].Data = []byte(norm(stderr))
 					}
 				}
-				updated[tc.file] = tc
+				updated[tc.File] = tc
 			}
-			if tc.stdout != nil && !*update {
-				if diff := cmp.Diff(*tc.stdout, norm(stdout)); diff != "" {
+			if tc.Stdout != nil && !*update {
+				if diff := cmp.Diff(*tc.Stdout, norm(stdout)); diff != "" {
 					t.Errorf("stdout (-want +got):\n%s", diff)
 				}
 			}
-			if tc.stderr != nil && !*update {
-				if diff := cmp.Diff(*tc.stderr, norm(stderr)); diff != "" {
+			if tc.Stderr != nil && !*update {
+				if diff := cmp.Diff(*tc.Stderr, norm(stderr)); diff != "" {
 					t.Errorf("stderr (-want +got):\n%s", diff)
 				}
 			}
-			if hasArg(tc.args, "--blocks") {
-				tc.out = tc.in
+			if tc.Has("--blocks") {
+				tc.Out = tc.In
 			}
 			tc.checkTrees(t, root)
 		})
@@ -369,7 +253,7 @@ func TestCasesCLI(t *testing.T) {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := os.WriteFile(n, txtar.Format(updated[n].ar), 0o644); err != nil {
+		if err := os.WriteFile(n, txtar.Format(updated[n].Archive), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -383,18 +267,18 @@ func TestCasesCLI(t *testing.T) {
 // TestInvertRoundTripCases holds the same rule.
 func TestCasesRevert(t *testing.T) {
 	for _, tc := range loadCases(t) {
-		if tc.exit != 0 || hasArg(tc.args, "--revert") || hasArg(tc.args, "--blocks") || hasArg(tc.args, "--partial") {
+		if tc.Exit != 0 || tc.Has("--revert") || tc.Has("--blocks") || tc.Has("--partial") {
 			continue
 		}
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.Name, func(t *testing.T) {
 			root, _ := tc.setup(t)
 			before := tree(t, root)
 			disk, err := commit.NewDisk(root)
 			if err != nil {
 				t.Fatal(err)
 			}
-			opt := core.Options{Root: filepath.ToSlash(disk.Root), Fuzzy: hasArg(tc.args, "--fuzzy")}
-			patch := core.Parse(decode(tc.patch), core.ParseOptions{Format: argValue(tc.args, "--format"), Exists: func(name string) bool {
+			opt := core.Options{Root: filepath.ToSlash(disk.Root), Fuzzy: tc.Has("--fuzzy")}
+			patch := core.Parse(decode(tc.Patch), core.ParseOptions{Format: tc.Arg("--format"), Exists: func(name string) bool {
 				_, err := disk.ReadFile(name)
 				return err == nil
 			}})

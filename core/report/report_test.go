@@ -1,0 +1,152 @@
+package report_test
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/core/report"
+)
+
+var update = flag.Bool("update", false, "rewrite the stdout, stderr and json sections of testdata/*.txtar")
+
+// TestGolden renders the reports of testdata/*.txtar. An archive holds
+//
+//	-- patch.fsrb --   the patch (the first "patch." section)
+//	-- in/PATH --      the files it runs on (core.MapFS)
+//	-- run --          how it ran, "key: value" lines: mode (apply, dry-run,
+//	                   partial, blocks), fuzzy, revert, color, commit-error (the commit
+//	                   failed with this message, and was rolled back),
+//	                   recovery (an interrupted commit is pending: nothing ran)
+//	-- stdout --, -- stderr --   report.Human's text (report.Blocks' for blocks)
+//	-- json --         report.JSON's object (report.Blocks' for blocks)
+//
+// The plan is core's alone (no tree-sitter: no syntax warnings, no
+// explanations of ambiguous places). -update rewrites the three outputs.
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no cases: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := render(t, ar)
+			changed := false
+			for i, f := range ar.Files {
+				want, ok := got[f.Name]
+				if !ok {
+					continue
+				}
+				delete(got, f.Name)
+				if *update {
+					changed = changed || string(f.Data) != want
+					ar.Files[i].Data = []byte(want)
+				} else if diff := cmp.Diff(string(f.Data), want); diff != "" {
+					t.Errorf("%s (-want +got):\n%s", f.Name, diff)
+				}
+			}
+			for _, name := range []string{"stdout", "stderr", "json"} {
+				if want, ok := got[name]; ok {
+					if !*update {
+						t.Errorf("no %s section; -update adds it", name)
+						continue
+					}
+					changed = true
+					ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(want)})
+				}
+			}
+			if changed {
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// render builds the case's outcome the way pipeline.Run does and renders
+// it: the sections "stdout", "stderr" and "json".
+func render(t *testing.T, ar *txtar.Archive) map[string]string {
+	t.Helper()
+	fsys := core.MapFS{}
+	run := map[string]string{}
+	text := ""
+	for _, f := range ar.Files {
+		switch {
+		case strings.HasPrefix(f.Name, "patch.") && text == "":
+			text = string(f.Data)
+		case strings.HasPrefix(f.Name, "in/"):
+			fsys[strings.TrimPrefix(f.Name, "in/")] = string(f.Data)
+		case f.Name == "run":
+			for _, l := range strings.Split(string(f.Data), "\n") {
+				if k, v, _ := strings.Cut(l, ":"); strings.TrimSpace(k) != "" {
+					run[strings.TrimSpace(k)] = strings.TrimSpace(v)
+				}
+			}
+		}
+	}
+	patch := core.Parse(text, core.ParseOptions{Exists: func(name string) bool {
+		_, err := fsys.ReadFile(name)
+		return err == nil
+	}})
+	var stdout, stderr, js bytes.Buffer
+	if run["mode"] == "blocks" {
+		if err := report.Blocks(&stdout, patch, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := report.Blocks(&js, patch, true); err != nil {
+			t.Fatal(err)
+		}
+		return map[string]string{"stdout": stdout.String(), "json": js.String()}
+	}
+	var o report.Outcome
+	if run["recovery"] != "" {
+		// pipeline.RecoveryOutcome: nothing validated, nothing written.
+		o = report.Outcome{CommitFailed: true, Plan: &core.Plan{Patch: patch, Problems: core.Problems{{Kind: core.KindCommit,
+			Message: run["recovery"], Hint: "run fsrb --recover to roll the interrupted commit back, then run this patch again"}}}}
+	} else {
+		opt := core.Options{Root: "/root", Fuzzy: run["fuzzy"] == "true"}
+		check := core.Validate
+		if run["revert"] == "true" {
+			check = core.Revert
+		}
+		plan := check(patch, fsys, opt)
+		o = report.Outcome{Plan: plan, Revert: run["revert"] == "true", Color: run["color"] == "true"}
+		switch run["mode"] {
+		case "", "apply":
+			o.Mode = report.ModeApply
+		case "dry-run":
+			o.Mode = report.ModeDryRun
+		case "partial":
+			o.Mode = report.ModePartial
+		default:
+			t.Fatalf("unknown mode %q", run["mode"])
+		}
+		if o.Mode != report.ModeDryRun && (plan.OK() || o.Mode == report.ModePartial && len(plan.Files) > 0) {
+			if msg := run["commit-error"]; msg != "" {
+				// pipeline.CommitProblem of a failed write.
+				plan.Problems = append(plan.Problems, core.Problem{Kind: core.KindCommit, Message: msg,
+					Hint: "fix the cause (permissions, disk space) and run fsrb again"})
+				o.CommitFailed = true
+			} else {
+				o.Written = true
+			}
+		}
+	}
+	report.Human(&stdout, &stderr, o)
+	if err := report.JSON(&js, o); err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{"stdout": stdout.String(), "stderr": stderr.String(), "json": js.String()}
+}
