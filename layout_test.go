@@ -14,9 +14,10 @@ const module = "github.com/fsrb/fsrb"
 
 // allowed says which of our packages a package may import (DESIGN.md
 // "Layout and dependency direction"): core imports nothing of ours, its
-// sub-packages only core, treesitter only core, lsp core and treesitter;
-// pipeline (the engine as front ends run it) core and treesitter, and the
-// MCP server core, treesitter and pipeline.
+// sub-packages only core, treesitter only core; pipeline (the engine as
+// every front end runs it) core and treesitter; the MCP server and the
+// language server core, treesitter and pipeline: pipeline.Validate is
+// their one entry point to the engine, so a check is added once.
 func allowed(pkg, imp string) bool {
 	within := func(p, root string) bool { return p == root || strings.HasPrefix(p, root+"/") }
 	switch {
@@ -31,7 +32,7 @@ func allowed(pkg, imp string) bool {
 	case within(pkg, "mcp"):
 		return within(imp, "core") || within(imp, "treesitter") || within(imp, "pipeline") || within(imp, "mcp")
 	case within(pkg, "lsp"):
-		return within(imp, "core") || within(imp, "treesitter") || within(imp, "lsp")
+		return within(imp, "core") || within(imp, "treesitter") || within(imp, "pipeline") || within(imp, "lsp")
 	case within(pkg, "cmd"):
 		return !within(imp, "cmd")
 	}

@@ -221,7 +221,11 @@ func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 
 // validate is the engine as the CLI runs it (pipeline.Validate).
 func validate(patch *core.Patch, fsys core.FS, opt core.Options, syntaxCheck, revert bool) *core.Plan {
-	return pipeline.Validate(patch, fsys, opt, syntaxCheck, revert)
+	syntax := pipeline.SyntaxOff
+	if syntaxCheck {
+		syntax = pipeline.SyntaxAlways
+	}
+	return pipeline.Validate(patch, fsys, pipeline.Check{Options: opt, Checker: pipeline.Disk, Syntax: syntax, Revert: revert})
 }
 
 // recoveryNeeded refuses a run while an interrupted commit is pending.
