@@ -131,3 +131,42 @@ func TestNormalizeTypography(t *testing.T) {
 		t.Error("ASCII text changed")
 	}
 }
+
+// FuzzEscapeBody: any body of text lines, escaped for the dialect of the
+// block, parses back as itself in each frame of the round-trip data.
+func FuzzEscapeBody(f *testing.F) {
+	ar, err := txtar.ParseFile("testdata/escape/roundtrip.txtar")
+	if err != nil {
+		f.Fatal(err)
+	}
+	var frames []string
+	for _, file := range ar.Files {
+		if kind, _, _ := strings.Cut(file.Name, "/"); kind == "frame" {
+			if strings.Contains(string(file.Data), "@SEARCH@\n") {
+				frames = append(frames, string(file.Data))
+			}
+		} else {
+			f.Add(string(file.Data))
+		}
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		if !strings.HasSuffix(body, "\n") {
+			body += "\n"
+		}
+		if strings.ContainsRune(body, '\r') || isBlank(body) {
+			return // bodies are LF lines, each ended, not blank
+		}
+		for _, frame := range frames {
+			probe := Parse(strings.Replace(strings.Replace(frame, "@SEARCH@\n", "x\n", 1), "@REPLACE@\n", "y\n", 1), ParseOptions{})
+			d := probe.Blocks[0].Dialect
+			text := strings.Replace(strings.Replace(frame, "@SEARCH@\n", EscapeBody(body, d), 1), "@REPLACE@\n", EscapeBody(body, d), 1)
+			p := Parse(text, ParseOptions{})
+			if len(p.Blocks) != 1 || p.Blocks[0].Dialect != d {
+				continue // the body itself reads as another notation (hashline anchors): not an escape's business
+			}
+			if b := p.Blocks[0]; b.Search != body || b.Replace != body {
+				t.Fatalf("dialect %s: parsed back SEARCH %q REPLACE %q, want %q\n%s", d, b.Search, b.Replace, body, text)
+			}
+		}
+	})
+}
