@@ -13,12 +13,13 @@ import (
 const module = "github.com/fsrb/fsrb"
 
 // allowed says which of our packages a package may import (docs/ARCHITECTURE.md
-// "Import direction"): core imports nothing of ours, its
-// sub-packages only core, treesitter only core, lsp core and treesitter;
-// pipeline (the engine as front ends run it) core and treesitter, and the
-// MCP server core, treesitter and pipeline. lsp/internal/rpc is the
-// server's transport (JSON-RPC framing, ordering, cancellation): it
-// imports none of our packages, so it stays a transport.
+// "Import direction"): core imports nothing of ours, its sub-packages only
+// core, treesitter only core; pipeline (the engine as every front end runs
+// it) core and treesitter; the MCP server and the language server core,
+// treesitter and pipeline: pipeline.Validate is their one entry point to
+// the engine, so a check is added once. lsp/internal/rpc is the server's
+// transport (JSON-RPC framing, ordering, cancellation): it imports none of
+// our packages, so it stays a transport.
 func allowed(pkg, imp string) bool {
 	within := func(p, root string) bool { return p == root || strings.HasPrefix(p, root+"/") }
 	switch {
@@ -35,7 +36,7 @@ func allowed(pkg, imp string) bool {
 	case within(pkg, "lsp/internal/rpc"):
 		return false
 	case within(pkg, "lsp"):
-		return within(imp, "core") || within(imp, "treesitter") || within(imp, "lsp")
+		return within(imp, "core") || within(imp, "treesitter") || within(imp, "pipeline") || within(imp, "lsp")
 	case within(pkg, "cmd"):
 		return !within(imp, "cmd")
 	}

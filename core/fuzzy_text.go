@@ -77,6 +77,12 @@ func normTypo(s string) string {
 	return b.String()
 }
 
+// NormalizeTypography maps the typography a model tends to "improve"
+// (curly quotes, dashes, fixed-width spaces, the ellipsis, zero-width
+// characters) to ASCII, as the fuzzy ladder's typography rung compares
+// text: two texts that differ only in typography normalize the same.
+func NormalizeTypography(s string) string { return normTypo(s) }
+
 // normTypoMap is normTypo for one line, with where each byte of the result
 // comes from: pos[i] is the offset in line of the character that byte i
 // belongs to, and pos[len(result)] is len(line).

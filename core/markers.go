@@ -2,6 +2,7 @@ package core
 
 import (
 	"strings"
+	"unicode"
 )
 
 // marker is the kind of a delimiter line of dialects 1-4.
@@ -86,6 +87,31 @@ func unescapeBody(raw string, cline bool) string {
 	return raw[:i] + raw[i+1:]
 }
 
+// EscapeBody escapes the lines of body (LF text) so that, written as a
+// body of a block of dialect d between its markers, core.Parse reads back
+// exactly body: unescapeBody is its inverse. A line gets one more leading
+// backslash (after its indentation) when the parser would otherwise read
+// it as something else: a delimiter line of the block (Cline's 3+
+// character markers in a Cline block), a line that already starts with
+// backslashes before a marker or one of Roo Code's escapable lines (the
+// parser would drop one), a line hint (":start_line:"), or a first line
+// "-------" (Roo's separator after the hints). Other lines are left as
+// they are. The quick fixes of the language server write bodies with it.
+func EscapeBody(body string, d Dialect) string {
+	cline := d == DialectCline
+	lines := strings.SplitAfter(body, "\n")
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		u := strings.TrimLeft(t, `\`)
+		if markerIn(u, cline) == markNone && !isLineHint(u) && !(u != t && rooEscaped(u)) && !(i == 0 && u == "-------") {
+			continue
+		}
+		rest := strings.TrimLeftFunc(l, unicode.IsSpace)
+		lines[i] = l[:len(l)-len(rest)] + `\` + rest
+	}
+	return strings.Join(lines, "")
+}
+
 // fence describes a fence line outside bodies: a backtick fence of any
 // length with an optional language, or one of aider's HTML-like fences.
 type fence struct {
@@ -125,6 +151,15 @@ func fenceOf(raw string) (f fence, ok bool) {
 		}
 	}
 	return fence{}, false
+}
+
+// OpensFence reports whether line is a fence that may open a code block
+// around a block: backticks (with or without an info string) or one of
+// the tags the parser skips (aider's <source>, <code>…, Cline's and Roo's
+// <diff>, <apply_diff>, <replace_in_file>).
+func OpensFence(line string) bool {
+	f, ok := fenceOf(line)
+	return ok && f.open
 }
 
 // shellLangs are fence languages of command blocks in chat answers: listed,

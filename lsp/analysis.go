@@ -6,6 +6,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/pipeline"
 )
 
 // analysis is what core says about one patch document in one snapshot.
@@ -54,15 +55,11 @@ func (s *snapshot) compute(d *document) *analysis {
 	// Streaming: an answer may still be arriving in the editor.
 	patch := core.Parse(d.text, core.ParseOptions{Exists: exists, Streaming: true})
 	a.patch = patch
-	plan := core.Validate(patch, s, s.options())
-	if plan.OK() && s.trees != nil {
-		// A plan that validates may still break a file's syntax: a warning
-		// on the block whose new lines hold the error (issue 5 item 4).
-		if syn := s.trees.SyntaxProblems(plan); len(syn) > 0 {
-			plan.Problems = append(plan.Problems, syn...)
-			plan.Problems.Sort()
-		}
-	}
+	// A plan that validates may still break a file's syntax: a warning on
+	// the block whose new lines hold the error (issue 5 item 4).
+	check := s.check()
+	check.Syntax = pipeline.SyntaxIfOK
+	plan := pipeline.Validate(patch, s, check)
 	a.plan = plan
 	for i, b := range patch.Blocks {
 		if clean, err := core.CleanPath(s.view.slashRoot, b.Path); err == nil {
@@ -75,14 +72,17 @@ func (s *snapshot) compute(d *document) *analysis {
 	return a
 }
 
-func (s *snapshot) options() core.Options {
+// check is how the server runs the engine's pipeline: its session's
+// tree-sitter cache explains ambiguous blocks, and no syntax check unless
+// the caller asks for one.
+func (s *snapshot) check() pipeline.Check {
 	// Applied: a block that stands applied is a state, not an error
 	// (life.go).
-	opt := core.Options{Root: s.view.slashRoot, Fuzzy: s.settings.Fuzzy, Applied: true}
+	c := pipeline.Check{Options: core.Options{Root: s.view.slashRoot, Fuzzy: s.settings.Fuzzy, Applied: true}}
 	if s.trees != nil {
-		opt.Explain = s.trees.Explain
+		c.Checker = s.trees // not a nil *Cache in the interface
 	}
-	return opt
+	return c
 }
 
 // definitionName is the short name of a place's definition for titles.
@@ -109,7 +109,7 @@ func (s *snapshot) planBlock(a *analysis, n int) *core.Plan {
 			alone.Problems = append(alone.Problems, p)
 		}
 	}
-	return core.Validate(alone, s, s.options())
+	return pipeline.Validate(alone, s, s.check())
 }
 
 // blockAt returns the number of the block whose text holds offset, or 0.

@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 
@@ -215,7 +214,7 @@ func replaceSearchFixes(r *actionRequest) ([]protocol.CodeAction, error) {
 				continue
 			}
 		} else {
-			body = escapeBody(c.Text)
+			body = core.EscapeBody(c.Text, b.Dialect)
 		}
 		body = withEOL(body, r.a.doc)
 		edit := protocol.TextEdit{Range: toRange(r.a.doc.mapper, b.SearchBody), NewText: body}
@@ -248,17 +247,8 @@ func occursOnce(s *snapshot, path, text string) bool {
 	return len(core.Occurrences(content, text, 2)) == 1
 }
 
-// looks maps typography a model tends to "improve" back to ASCII.
-var looks = strings.NewReplacer(
-	"\u2018", "'", "\u2019", "'", "\u201A", "'", "\u201B", "'", "\u2032", "'",
-	"\u201C", `"`, "\u201D", `"`, "\u201E", `"`, "\u201F", `"`, "\u2033", `"`,
-	"\u2013", "-", "\u2014", "-", "\u2015", "-", "\u2212", "-",
-	"\u2026", "...",
-	"\u200B", "", "\u200C", "", "\u200D", "", "\u2060", "", "\uFEFF", "",
-)
-
 // sameModuloLooks reports whether a and b differ only in whitespace and
-// typography.
+// typography (core.NormalizeTypography, the fuzzy ladder's rule).
 func sameModuloLooks(a, b string) bool {
 	strip := func(s string) string {
 		return strings.Map(func(r rune) rune {
@@ -266,7 +256,7 @@ func sameModuloLooks(a, b string) bool {
 				return -1
 			}
 			return r
-		}, looks.Replace(s))
+		}, core.NormalizeTypography(s))
 	}
 	return a != b && strip(a) == strip(b)
 }
@@ -287,7 +277,7 @@ func headerFixes(r *actionRequest) ([]protocol.CodeAction, error) {
 			continue
 		}
 		line := m.Position(b.SearchMarker.Start).Line
-		for line > 0 && fenceLine.MatchString(m.Text()[m.LineStart(line-1):m.LineEnd(line-1)]) {
+		for line > 0 && core.OpensFence(m.Text()[m.LineStart(line-1):m.LineEnd(line-1)]) {
 			line--
 		}
 		eol := eolOf(r.a.doc)
@@ -331,23 +321,6 @@ func withEOL(text string, d *document) string {
 		return strings.ReplaceAll(text, "\n", eol)
 	}
 	return text
-}
-
-// fenceLine is an opening code fence: backticks, or one of aider's tags.
-var fenceLine = regexp.MustCompile("^\\s*(`{3,}[^`]*|<(source|code|pre|codeblock|sourcecode)>\\S*)\\s*$")
-
-var delimiterLine = regexp.MustCompile(`^\s*\\*(<{5,9}\s*(SEARCH|NEW_FILE)|={5,9}|>{5,9}\s*(REPLACE|NEW_FILE)|-{3,}\s*SEARCH|\+{3,}\s*REPLACE)\s*$`)
-
-// escapeBody protects file lines that read as block delimiters.
-func escapeBody(text string) string {
-	lines := strings.SplitAfter(text, "\n")
-	for i, l := range lines {
-		if delimiterLine.MatchString(strings.TrimRight(l, "\r\n")) {
-			rest := strings.TrimLeft(l, " \t")
-			lines[i] = l[:len(l)-len(rest)] + `\` + rest // core drops the first backslash
-		}
-	}
-	return strings.Join(lines, "")
 }
 
 func plural(n int, word string) string {

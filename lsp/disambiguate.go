@@ -86,8 +86,8 @@ func (a *analysis) targetEdits(b *core.Block, ex core.Explanation) (edits []prot
 			return nil, false
 		}
 		return []protocol.TextEdit{
-			{Range: toRange(m, b.SearchBody), NewText: withEOL(escapeBody(ex.Search), a.doc)},
-			{Range: toRange(m, b.ReplaceBody), NewText: withEOL(escapeBody(ex.Replace), a.doc)},
+			{Range: toRange(m, b.SearchBody), NewText: withEOL(core.EscapeBody(ex.Search, b.Dialect), a.doc)},
+			{Range: toRange(m, b.ReplaceBody), NewText: withEOL(core.EscapeBody(ex.Replace, b.Dialect), a.doc)},
 		}, false
 	}
 	if b.SearchBody.Empty() {

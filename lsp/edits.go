@@ -4,9 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	udiff "github.com/aymanbagabas/go-udiff"
@@ -14,6 +12,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/core/commit"
 )
 
 const bom = "\uFEFF"
@@ -109,55 +108,21 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*protocol.Wo
 	return we, nil
 }
 
-// emptiedFolders lists the folders above the plan's deleted files that the
-// deletions leave empty, deepest first, never the root: a folder is empty
-// when each of its entries on disk is a file the plan deletes or a folder
-// of this list, and no file the plan writes lies under it.
+// emptiedFolders lists the folders the plan's deletions leave empty,
+// deepest first, never the root: commit.EmptiedFolders, the rule a commit
+// removes folders by, on the workspace as it is before the deletions.
 func (v *view) emptiedFolders(plan *core.Plan) []string {
 	if v == nil {
 		return nil
 	}
-	gone := map[string]bool{}
-	candidates := map[string]bool{}
-	for _, fc := range plan.Files {
-		if fc.Action != core.ActionDelete {
-			continue
-		}
-		gone[fc.Path] = true
-		for dir := path.Dir(fc.Path); dir != "." && dir != "/"; dir = path.Dir(dir) {
-			candidates[dir] = true
-		}
-	}
-	if len(candidates) == 0 {
-		return nil
-	}
-	dirs := make([]string, 0, len(candidates))
-	for d := range candidates {
-		dirs = append(dirs, d)
-	}
-	// Deepest first; a child sorts after its parent, so reverse order works.
-	sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
-	var out []string
-next:
-	for _, dir := range dirs {
-		for _, fc := range plan.Files {
-			if fc.Action != core.ActionDelete && strings.HasPrefix(fc.Path, dir+"/") {
-				continue next
-			}
-		}
+	return commit.EmptiedFolders(plan.Files, func(dir string) ([]string, error) {
 		entries, err := os.ReadDir(filepath.Join(v.root, filepath.FromSlash(dir)))
-		if err != nil {
-			continue
+		names := make([]string, len(entries))
+		for i, e := range entries {
+			names[i] = e.Name()
 		}
-		for _, e := range entries {
-			if child := dir + "/" + e.Name(); !gone[child] {
-				continue next
-			}
-		}
-		gone[dir] = true
-		out = append(out, dir)
-	}
-	return out
+		return names, err
+	})
 }
 
 // textEdits is the minimal line edits from old to new. Editors hide a BOM,

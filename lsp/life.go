@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/pipeline"
 )
 
 // A patch has a visible life in the editor (lsp/README.md): arriving (an
@@ -90,7 +91,9 @@ func (s *snapshot) revertPlan(a *analysis, blocks ...int) *core.Plan {
 			sub.Blocks = append(sub.Blocks, a.patch.Blocks[n-1])
 		}
 	}
-	return core.Revert(sub, s, s.options())
+	check := s.check()
+	check.Revert = true
+	return pipeline.Validate(sub, s, check)
 }
 
 // StatusReport is the answer of the fsrb.status command: the patch's state

@@ -1,7 +1,8 @@
-// Package pipeline is the engine as a front end runs it on the disk:
-// parse, validate (core, with tree-sitter's explanations and syntax check),
-// and commit through the journal (core/commit). The CLI and the MCP server
-// both call it, so a check added here reaches both.
+// Package pipeline is the engine as a front end runs it: Validate (core,
+// with tree-sitter's explanations and syntax check) is the one entry point
+// of the CLI, the MCP server, the case runner and the language server, so
+// a check added here reaches all of them. On the disk, a Workspace also
+// parses and commits through the journal (core/commit).
 package pipeline
 
 import (
@@ -83,7 +84,7 @@ func (w *Workspace) Run(patch *core.Patch, opt Options) (report.Outcome, error) 
 	if pending, err := commit.Pending(w.Disk.Root, commit.Options{}); err == nil && pending {
 		return RecoveryOutcome(patch), ErrRecoveryNeeded
 	}
-	plan := Validate(patch, w.Disk, w.options(opt.Fuzzy), opt.SyntaxCheck, opt.Revert)
+	plan := Validate(patch, w.Disk, Check{Options: w.options(opt.Fuzzy), Checker: Disk, Syntax: syntaxMode(opt.SyntaxCheck), Revert: opt.Revert})
 	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Revert: opt.Revert}
 	switch {
 	case opt.DryRun:
@@ -109,30 +110,75 @@ func (w *Workspace) Run(patch *core.Patch, opt Options) (report.Outcome, error) 
 	return o, nil
 }
 
-// Validate is the engine as the front ends run it: core, with tree-sitter
-// plugged in to explain ambiguous blocks and to check the syntax of what
-// the plan writes (warnings; they never stop a commit).
+// Validate is the engine as the front ends run it on the disk: core, with
+// tree-sitter (its package-level cache) plugged in to explain ambiguous
+// blocks and to check the syntax of what the plan writes (warnings; they
+// never stop a commit).
 func (w *Workspace) Validate(patch *core.Patch, fuzzy, syntaxCheck bool) *core.Plan {
-	return Validate(patch, w.Disk, w.options(fuzzy), syntaxCheck, false)
+	return Validate(patch, w.Disk, Check{Options: w.options(fuzzy), Checker: Disk, Syntax: syntaxMode(syntaxCheck)})
 }
 
 func (w *Workspace) options(fuzzy bool) core.Options {
 	return core.Options{Root: w.Root, RootAliases: w.Aliases, Fuzzy: fuzzy}
 }
 
-// Validate is Workspace.Validate on any core.FS. With revert, the plan is
-// the patch's inverse (core.Revert).
-func Validate(patch *core.Patch, fsys core.FS, opt core.Options, syntaxCheck, revert bool) *core.Plan {
-	opt.Explain = treesitter.Explain
-	check := core.Validate
-	if revert {
-		check = core.Revert
+// Checker is what tree-sitter adds to the engine: the places of an
+// ambiguous block told apart (core.Explainer), and the syntax errors a
+// valid plan would write. treesitter.Cache implements it: the front ends
+// on the disk use the package's cache (Disk), the language server its
+// session's cache (trees keyed by content, its own timeout, whole files).
+type Checker interface {
+	Explain(path, text, search, replace string, occurrences []int) []core.Explanation
+	SyntaxProblems(plan *core.Plan) core.Problems
+}
+
+// Disk is the Checker of the front ends on the disk (the CLI, the MCP
+// server, the case runner): tree-sitter's package-level cache.
+var Disk Checker = treesitter.DefaultCache
+
+// Syntax says when Validate runs the Checker's syntax check.
+type Syntax int
+
+const (
+	SyntaxOff    Syntax = iota // never
+	SyntaxAlways               // on whatever the plan writes (the CLI's --syntax-check, on by default)
+	SyntaxIfOK                 // only when every block validates (the language server, on each keystroke)
+)
+
+func syntaxMode(check bool) Syntax {
+	if check {
+		return SyntaxAlways
 	}
-	plan := check(patch, fsys, opt)
-	if !syntaxCheck {
+	return SyntaxOff
+}
+
+// Check says how Validate runs the engine.
+type Check struct {
+	core.Options         // Root, Fuzzy, Applied…; Explain is filled from Checker
+	Checker      Checker // tree-sitter; nil runs core alone
+	Syntax       Syntax  // when to add the Checker's syntax warnings
+	Revert       bool    // validate the patch's inverse (core.Revert)
+}
+
+// Validate is the one entry point of the engine that every front end
+// calls: the CLI, the MCP server and the case runner (through a
+// Workspace or directly, with Disk) and the language server (with its
+// session's cache): validate (or revert) → tree-sitter's explanations →
+// syntax problems → sort. A check added here reaches all of them.
+func Validate(patch *core.Patch, fsys core.FS, c Check) *core.Plan {
+	opt := c.Options
+	if c.Checker != nil {
+		opt.Explain = c.Checker.Explain
+	}
+	run := core.Validate
+	if c.Revert {
+		run = core.Revert
+	}
+	plan := run(patch, fsys, opt)
+	if c.Checker == nil || c.Syntax == SyntaxOff || c.Syntax == SyntaxIfOK && !plan.OK() {
 		return plan
 	}
-	if syntax := treesitter.SyntaxProblems(plan); len(syntax) > 0 {
+	if syntax := c.Checker.SyntaxProblems(plan); len(syntax) > 0 {
 		plan.Problems = append(plan.Problems, syntax...)
 		plan.Problems.Sort()
 	}

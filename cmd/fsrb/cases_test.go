@@ -177,7 +177,11 @@ func TestCasesAPI(t *testing.T) {
 			if tc.Has("--blocks") {
 				return
 			}
-			plan := pipeline.Validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: tc.Has("--fuzzy")}, !tc.Has("--syntax-check=false"), tc.Has("--revert"))
+			syntax := pipeline.SyntaxAlways
+			if tc.Has("--syntax-check=false") {
+				syntax = pipeline.SyntaxOff
+			}
+			plan := pipeline.Validate(patch, disk, pipeline.Check{Options: core.Options{Root: slashRoot, Fuzzy: tc.Has("--fuzzy")}, Checker: pipeline.Disk, Syntax: syntax, Revert: tc.Has("--revert")})
 			if tc.HasProbs {
 				var got []string
 				for _, p := range plan.Problems {

@@ -7,7 +7,6 @@ package commit
 
 import (
 	"fmt"
-	"path"
 
 	"github.com/fsrb/fsrb/core"
 )
@@ -116,13 +115,15 @@ func plan(disk *Disk, changes []core.FileChange) ([]op, error) {
 // prunable lists the folders above deleted files, up to but never
 // including the root: the ones a deletion may leave empty.
 func prunable(disk *Disk, ops []op) []dirEntry {
-	dirs := map[string]bool{}
+	var deleted []string
 	for _, o := range ops {
 		if o.remove {
-			for dir := path.Dir(o.path); dir != "."; dir = path.Dir(dir) {
-				dirs[dir] = true
-			}
+			deleted = append(deleted, o.path)
 		}
+	}
+	dirs := map[string]bool{}
+	for _, dir := range foldersAbove(deleted) {
+		dirs[dir] = true
 	}
 	return dirsDeepestFirst(disk, dirs)
 }

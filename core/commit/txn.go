@@ -162,10 +162,26 @@ func (t *tx) apply() error {
 			}
 		}
 	}
+	// The deleted files are gone: the folders left empty are the ones of
+	// the journal that EmptiedFolders' rule keeps, on the disk as it is now.
+	prunable := make([]string, len(t.m.Prunable))
+	for i, d := range t.m.Prunable {
+		prunable[i] = d.Path
+	}
+	var written []string
+	for _, o := range t.ops {
+		if !o.remove {
+			written = append(written, o.path)
+		}
+	}
+	left := map[string]bool{}
+	for _, dir := range emptied(prunable, map[string]bool{}, written, lister(t.disk)) {
+		left[dir] = true
+	}
 	for _, d := range t.m.Prunable {
 		full := t.disk.abs(d.Path)
 		empty, err := isEmptyDir(full)
-		if err != nil || !empty {
+		if err != nil || !empty || !left[d.Path] {
 			continue // gone already, or still holds something: not ours to remove
 		}
 		if err := do("rmdir", d.Path, func() error { return os.Remove(full) }); err != nil {
