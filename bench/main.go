@@ -23,7 +23,7 @@ import (
 	"time"
 
 	"github.com/fsrb/fsrb/core"
-	"github.com/fsrb/fsrb/treesitter"
+	"github.com/fsrb/fsrb/pipeline"
 )
 
 var (
@@ -118,11 +118,7 @@ type row struct {
 // validate is cmd/fsrb's validate: core with tree-sitter's explanations,
 // then the syntax check of what changed.
 func validate(p *core.Patch, fsys core.FS, fuzzy bool) *core.Plan {
-	plan := core.Validate(p, fsys, core.Options{Fuzzy: fuzzy, Explain: treesitter.Explain})
-	if syntax := treesitter.SyntaxProblems(plan); len(syntax) > 0 {
-		plan.Problems = append(plan.Problems, syntax...)
-	}
-	return plan
+	return pipeline.Validate(p, fsys, pipeline.Check{Options: core.Options{Fuzzy: fuzzy}, Checker: pipeline.Disk, Syntax: pipeline.SyntaxAlways})
 }
 
 func runWorkload(w *workload, tmp, bin, timeV string) row {

@@ -20,9 +20,9 @@ type Options struct {
 	RootAliases []string
 	// Fuzzy lets a block with no exact match climb the tolerant ladder.
 	Fuzzy bool
-	// Explain, when set, describes the places of an ambiguous block. The
-	// CLI and the language server plug tree-sitter in here; core knows no
-	// grammar (docs/ARCHITECTURE.md
+	// Explain, when set, describes the places of an ambiguous block.
+	// pipeline.Validate, every front end's one way into the engine, plugs
+	// tree-sitter in here; core knows no grammar (docs/ARCHITECTURE.md
 	// "Packages").
 	Explain Explainer
 	// Applied validates as an editor follows a patch's life (README.md

@@ -12,12 +12,9 @@ import (
 
 // Explain implements core.Explainer: for each place of an ambiguous block,
 // the innermost enclosing definition and the widened block that matches
-// there only. The CLI passes it in core.Options; core knows no grammar.
-func Explain(path, text, search, replace string, occurrences []int) []core.Explanation {
-	return DefaultCache.Explain(path, text, search, replace, occurrences)
-}
-
-// Explain is the package function on this cache.
+// there only. pipeline.Validate plugs it into core.Options (a front end's
+// cache: DefaultCache on disk, the language server's session cache); core
+// knows no grammar.
 func (c *Cache) Explain(path, text, search, replace string, occurrences []int) []core.Explanation {
 	out := make([]core.Explanation, len(occurrences))
 	for _, w := range c.Widen(path, text, search, replace, occurrences) {
@@ -47,9 +44,6 @@ const MaxSyntaxCheck = 256 << 10
 // nearest to it). Files of no known language are skipped. Files are
 // checked in parallel, one per CPU: each parse is a cgo call that holds
 // its thread for its whole length.
-func SyntaxProblems(plan *core.Plan) core.Problems { return DefaultCache.SyntaxProblems(plan) }
-
-// SyntaxProblems is the package function on this cache.
 func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 	perFile := make([]core.Problems, len(plan.Files))
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
