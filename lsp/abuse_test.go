@@ -436,11 +436,23 @@ func TestCancelEveryRequestType(t *testing.T) {
 	patch := c.open(root, "p.fsrb", calcPatch)
 	c.waitFor("diagnostics", func() bool { return c.diags[patch] == 1 })
 
-	var held atomic.Bool
+	var held, cancelling atomic.Bool
+	cancelling.Store(true)
 	release := make(chan struct{})
-	lsp.SetTestHook(t, func(_ context.Context, method string) {
+	lsp.SetTestHook(t, func(ctx context.Context, method string) {
 		if method == "textDocument/hover" && held.CompareAndSwap(false, true) {
 			<-release
+			return
+		}
+		// Every request behind the holder is cancelled by a notification
+		// the read loop handles on its own time: wait for it, so that a
+		// loaded machine cannot run a request before its cancellation
+		// has been read.
+		if cancelling.Load() {
+			select {
+			case <-ctx.Done():
+			case <-time.After(10 * time.Second):
+			}
 		}
 	})
 	holder := c.call(1, "textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": patch}, "position": map[string]any{"line": 0, "character": 0}})
@@ -474,6 +486,7 @@ func TestCancelEveryRequestType(t *testing.T) {
 	if n := c.applies.Load(); n != 0 {
 		t.Errorf("a cancelled executeCommand still sent %d applyEdit", n)
 	}
+	cancelling.Store(false)
 	if m := c.await(c.call(99, "textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": patch}}), "codeLens"); errCode(m) != 0 {
 		t.Errorf("after the cancellations: %v", m)
 	}
