@@ -70,22 +70,16 @@ type Plan struct {
 func (p *Plan) OK() bool { return !p.Problems.HasErrors() }
 
 // BlockCount returns the number of edit blocks that apply.
-func (p *Plan) BlockCount() int {
-	n := 0
-	for _, r := range p.Blocks {
-		if r.Status == StatusApplies {
-			n++
-		}
-	}
-	return n
-}
+func (p *Plan) BlockCount() int { return p.count(StatusApplies) }
 
 // AppliedCount returns the number of blocks found already applied
 // (Options.Applied).
-func (p *Plan) AppliedCount() int {
+func (p *Plan) AppliedCount() int { return p.count(StatusApplied) }
+
+func (p *Plan) count(st Status) int {
 	n := 0
 	for _, r := range p.Blocks {
-		if r.Status == StatusApplied {
+		if r.Status == st {
 			n++
 		}
 	}

@@ -98,21 +98,8 @@ func applyAll(r *actionRequest, kind protocol.CodeActionKind) ([]protocol.CodeAc
 	if !r.a.applies() {
 		return nil, nil // offered only when every block validates
 	}
-	n, files := r.a.plan.BlockCount(), len(r.a.plan.Files)
-	act := protocol.CodeAction{
-		Title: fmt.Sprintf("Apply all blocks (%s to %s)", plural(n, "block"), plural(files, "file")),
-		Kind:  &kind,
-	}
-	edit, err := r.snap.workspaceEdit(r.a.plan, r.caps)
-	if err != nil {
-		act.Disabled = protocol.CodeActionDisabled{Reason: err.Error()}
-		// A client that cannot grey the action out runs the command, which
-		// shows the same message and changes nothing.
-		act.Command = protocol.Command{Title: act.Title, Command: CommandApplyAll, Arguments: args(r.a.doc.uri)}
-		return []protocol.CodeAction{act}, nil
-	}
-	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, r.a.plan, true)
-	return []protocol.CodeAction{act}, nil
+	title := fmt.Sprintf("Apply all blocks (%s to %s)", plural(r.a.plan.BlockCount(), "block"), plural(len(r.a.plan.Files), "file"))
+	return wholePatch(r, kind, r.a.plan, title, CommandApplyAll, true), nil
 }
 
 // revertAll offers the inverse of an applied patch as one edit, only when
@@ -125,52 +112,52 @@ func revertAll(r *actionRequest, kind protocol.CodeActionKind) ([]protocol.CodeA
 	if !plan.OK() {
 		return nil, nil // the command says why; a menu entry would only fail
 	}
-	act := protocol.CodeAction{
-		Title: fmt.Sprintf("Revert all blocks (%s in %s)", plural(len(r.a.patch.Blocks), "block"), plural(len(plan.Files), "file")),
-		Kind:  &kind,
-	}
+	title := fmt.Sprintf("Revert all blocks (%s in %s)", plural(len(r.a.patch.Blocks), "block"), plural(len(plan.Files), "file"))
+	return wholePatch(r, kind, plan, title, CommandRevertAll, false), nil
+}
+
+// wholePatch is the one action that applies plan as one edit. When the
+// client cannot take the edit (file operations it does not support), the
+// action is disabled with the reason; a client that cannot grey it out
+// runs the command, which shows the same message and changes nothing.
+func wholePatch(r *actionRequest, kind protocol.CodeActionKind, plan *core.Plan, title, command string, applyAll bool) []protocol.CodeAction {
+	act := protocol.CodeAction{Title: title, Kind: &kind}
 	edit, err := r.snap.workspaceEdit(plan, r.caps)
 	if err != nil {
 		act.Disabled = protocol.CodeActionDisabled{Reason: err.Error()}
-		act.Command = protocol.Command{Title: act.Title, Command: CommandRevertAll, Arguments: args(r.a.doc.uri)}
-		return []protocol.CodeAction{act}, nil
+		act.Command = protocol.Command{Title: act.Title, Command: command, Arguments: args(r.a.doc.uri)}
+		return []protocol.CodeAction{act}
 	}
-	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, plan, false)
-	return []protocol.CodeAction{act}, nil
+	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, plan, applyAll)
+	return []protocol.CodeAction{act}
 }
 
 // revertBlocks offers "Revert block #N" on each applied block in range.
 func revertBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
-	var out []protocol.CodeAction
-	for _, b := range r.a.patch.Blocks {
-		if b.Span.End < r.span.Start || b.Span.Start > r.span.End || r.a.blockState(b.Number) != lifeApplied {
-			continue
+	return perBlock(r, "Revert", func(b *core.Block) *core.Plan {
+		if r.a.blockState(b.Number) != lifeApplied {
+			return nil
 		}
-		plan := r.snap.revertPlan(r.a, b.Number)
-		if !plan.OK() || len(plan.Files) == 0 {
-			continue
-		}
-		edit, err := r.snap.workspaceEdit(plan, r.caps)
-		if err != nil {
-			continue
-		}
-		out = append(out, protocol.CodeAction{
-			Title:   fmt.Sprintf("Revert block #%d (%s)", b.Number, b.Path),
-			Kind:    ptr(protocol.CodeActionKindRefactorRewrite),
-			Edit:    edit,
-			Command: r.srv.onApplied(r.snap, plan, false),
-		})
-	}
-	return out, nil
+		return r.snap.revertPlan(r.a, b.Number)
+	}), nil
 }
 
+// applyBlocks offers "Apply block #N" on each block in range that applies
+// alone.
 func applyBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
+	return perBlock(r, "Apply", func(b *core.Block) *core.Plan { return r.snap.planBlock(r.a, b.Number) }), nil
+}
+
+// perBlock makes one action per block in the requested range whose plan
+// (nil: none) validates and changes something.
+func perBlock(r *actionRequest, verb string, planOf func(*core.Block) *core.Plan) []protocol.CodeAction {
 	var out []protocol.CodeAction
-	for _, b := range r.a.patch.Blocks {
+	for i := range r.a.patch.Blocks {
+		b := &r.a.patch.Blocks[i]
 		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
 			continue
 		}
-		plan := r.snap.planBlock(r.a, b.Number)
+		plan := planOf(b)
 		if plan == nil || !plan.OK() || len(plan.Files) == 0 {
 			continue
 		}
@@ -179,13 +166,13 @@ func applyBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
 			continue
 		}
 		out = append(out, protocol.CodeAction{
-			Title:   fmt.Sprintf("Apply block #%d (%s)", b.Number, b.Path),
+			Title:   fmt.Sprintf("%s block #%d (%s)", verb, b.Number, b.Path),
 			Kind:    ptr(protocol.CodeActionKindRefactorRewrite),
 			Edit:    edit,
 			Command: r.srv.onApplied(r.snap, plan, false),
 		})
 	}
-	return out, nil
+	return out
 }
 
 // replaceSearchFixes: a block not found whose closest place in the file

@@ -444,14 +444,7 @@ func checkQuickFixes(t *testing.T, sc *scenario, c *testClient, u uri.URI, fuzzy
 
 func checkLenses(t *testing.T, c *testClient, u uri.URI, want string) {
 	t.Helper()
-	var lenses []protocol.CodeLens
-	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses); err != nil {
-		t.Fatal(err)
-	}
-	var titles []string
-	for _, l := range lenses {
-		titles = append(titles, l.Command.Title)
-	}
+	titles := lensTitles(t, c, u)
 	i := 0
 	for _, w := range strings.Split(strings.TrimSpace(want), "\n") {
 		for i < len(titles) && !strings.Contains(titles[i], w) {
