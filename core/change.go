@@ -38,7 +38,8 @@ type FileChange struct {
 }
 
 // fileContent is a FileChange's new content: bytes, or the doc to build
-// them from, once.
+// them from, once. d is never changed after the content is made (Head
+// reads it without the once).
 type fileContent struct {
 	once sync.Once
 	d    *doc
@@ -57,10 +58,26 @@ func (fc FileChange) Bytes() []byte {
 	}
 	c.once.Do(func() {
 		if c.d != nil {
-			c.b, c.d = c.d.bytes(), nil
+			c.b = c.d.bytes()
 		}
 	})
 	return c.b
+}
+
+// Head returns the first min(n, len(Bytes())) bytes of the new content:
+// exactly Bytes()[:n], without building the content when it has not been
+// built (issue 18: asking a 100 MB text file's first line for a "#!" no
+// longer copies the file). Safe for concurrent use; read-only.
+func (fc FileChange) Head(n int) []byte {
+	c := fc.content
+	if c == nil {
+		return nil
+	}
+	if c.d == nil || c.d.bom || c.d.crlf != nil {
+		b := fc.Bytes()
+		return b[:min(n, len(b))]
+	}
+	return c.d.head(n)
 }
 
 // WithBytes returns fc with b as its new content (what Bytes returns), for

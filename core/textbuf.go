@@ -395,6 +395,28 @@ func (d *doc) setText(s string) {
 func (d *doc) empty() bool { return d.len() == 0 }
 
 // bytes gives the file's content back in its own encoding.
+// head is bytes()[:n] (or all of it when shorter) for a doc with no BOM
+// and no CRLF line, built from the first pieces only.
+func (d *doc) head(n int) []byte {
+	size := d.len()
+	if d.noFinalEOL && size > 0 {
+		size-- // bytes() drops the final "\n"
+	}
+	n = max(0, min(n, size))
+	pieces := d.pieces
+	if pieces == nil {
+		pieces = []string{d.flat}
+	}
+	out := make([]byte, 0, n)
+	for _, p := range pieces {
+		if len(out) == n {
+			break
+		}
+		out = append(out, p[:min(len(p), n-len(out))]...)
+	}
+	return out
+}
+
 func (d *doc) bytes() []byte {
 	if !d.bom && d.crlf == nil {
 		if d.pieces != nil {

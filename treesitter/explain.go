@@ -49,7 +49,7 @@ func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for i, fc := range plan.Files {
-		if fc.Action == core.ActionDelete || len(fc.Lines) == 0 || LanguageFor(fc.Path, fc.Bytes()) == nil {
+		if fc.Action == core.ActionDelete || len(fc.Lines) == 0 || languageOf(&plan.Files[i]) == nil {
 			continue
 		}
 		wg.Add(1)
@@ -65,6 +65,24 @@ func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 		out = append(out, p...)
 	}
 	return out
+}
+
+// shebangHead is how much of a file languageOf reads for its "#!" line
+// before it falls back to the whole content.
+const shebangHead = 4096
+
+// languageOf is LanguageFor(fc.Path, fc.Bytes()) reading only the new
+// content's first line: a file no grammar claims is never built (issue
+// 18: a dry run on a 100 MB .txt file built its 100 MB new content here).
+func languageOf(fc *core.FileChange) *Language {
+	if l := LanguageFor(fc.Path, nil); l != nil {
+		return l
+	}
+	head := fc.Head(shebangHead)
+	if len(head) == shebangHead && bytes.IndexByte(head, '\n') < 0 {
+		head = fc.Bytes() // a first line longer than the head: read it all
+	}
+	return LanguageFor(fc.Path, head)
 }
 
 func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange) core.Problems {
