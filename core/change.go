@@ -1,6 +1,9 @@
 package core
 
-import "sync"
+import (
+	"io"
+	"sync"
+)
 
 // Action is what a commit does to one file.
 type Action string
@@ -78,6 +81,28 @@ func (fc FileChange) Head(n int) []byte {
 		return b[:min(n, len(b))]
 	}
 	return c.d.head(n)
+}
+
+// WriteTo writes the new content to w: exactly the bytes Bytes returns,
+// without building them when they have not been built (issue 18: a commit
+// streams a 100 MB file's pieces into its temporary file instead of
+// holding a second copy). The untouched spans go to w straight from the
+// old content's memory, so w must not modify or keep what it is given
+// (io.Writer's contract). Nothing is written for ActionDelete. Safe for
+// concurrent use, with Bytes and Head too.
+func (fc FileChange) WriteTo(w io.Writer) (int64, error) {
+	c := fc.content
+	if c == nil {
+		return 0, nil
+	}
+	if c.d == nil {
+		if len(c.b) == 0 {
+			return 0, nil
+		}
+		n, err := w.Write(c.b)
+		return int64(n), err
+	}
+	return c.d.writeTo(w)
 }
 
 // WithBytes returns fc with b as its new content (what Bytes returns), for
