@@ -1,6 +1,10 @@
 package core
 
-import "sync"
+import (
+	"errors"
+	"io"
+	"sync"
+)
 
 // Action is what a commit does to one file.
 type Action string
@@ -67,17 +71,66 @@ func (fc FileChange) Bytes() []byte {
 // Head returns the first min(n, len(Bytes())) bytes of the new content:
 // exactly Bytes()[:n], without building the content when it has not been
 // built (issue 18: asking a 100 MB text file's first line for a "#!" no
-// longer copies the file). Safe for concurrent use; read-only.
+// longer copies the file, CRLF or BOM included). Safe for concurrent use; read-only.
 func (fc FileChange) Head(n int) []byte {
 	c := fc.content
 	if c == nil {
 		return nil
 	}
-	if c.d == nil || c.d.bom || c.d.crlf != nil {
+	if c.d == nil {
 		b := fc.Bytes()
 		return b[:min(n, len(b))]
 	}
+	if c.d.bom || c.d.crlf != nil {
+		// Streamed, and stopped once n bytes are in: what is written
+		// before the end is always a prefix of Bytes() (writeTo holds the
+		// last bytes back for the final trim).
+		h := &headWriter{n: max(n, 0)}
+		if h.n > 0 {
+			_, _ = c.d.writeTo(h)
+		}
+		return h.b
+	}
 	return c.d.head(n)
+}
+
+// headWriter keeps the first n bytes written to it, then stops the writer.
+type headWriter struct {
+	b []byte
+	n int
+}
+
+var errHeadFull = errors.New("head full")
+
+func (h *headWriter) Write(p []byte) (int, error) {
+	k := min(len(p), h.n-len(h.b))
+	h.b = append(h.b, p[:k]...)
+	if len(h.b) == h.n {
+		return k, errHeadFull
+	}
+	return k, nil
+}
+
+// WriteTo writes the new content to w: exactly the bytes Bytes returns,
+// without building them when they have not been built (issue 18: a commit
+// streams a 100 MB file's pieces into its temporary file instead of
+// holding a second copy). The untouched spans go to w straight from the
+// old content's memory, so w must not modify or keep what it is given
+// (io.Writer's contract). Nothing is written for ActionDelete. Safe for
+// concurrent use, with Bytes and Head too.
+func (fc FileChange) WriteTo(w io.Writer) (int64, error) {
+	c := fc.content
+	if c == nil {
+		return 0, nil
+	}
+	if c.d == nil {
+		if len(c.b) == 0 {
+			return 0, nil
+		}
+		n, err := w.Write(c.b)
+		return int64(n), err
+	}
+	return c.d.writeTo(w)
 }
 
 // WithBytes returns fc with b as its new content (what Bytes returns), for

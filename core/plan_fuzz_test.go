@@ -13,7 +13,8 @@ import (
 // more than one place fails as ambiguous; otherwise the plan's new bytes are
 // exactly the model's — so bytes outside the matched ranges never change,
 // new lines take the file's most frequent ending, a BOM and a missing final
-// newline survive, and a file left with no line is deleted. A second file
+// newline survive, and a file left with no line is deleted. WriteTo writes
+// the same bytes. A second file
 // that no block names never shows in the plan.
 //
 //	go test ./core -run '^$' -fuzz '^FuzzValidatePlan$'
@@ -130,6 +131,7 @@ func FuzzValidatePlan(f *testing.F) {
 		if want := m.bytes(); fc.Action != ActionModify || string(fc.Bytes()) != string(want) {
 			t.Fatalf("%s:\norig %q\ngot  %q\nwant %q\nblocks %+v", fc.Action, orig, fc.Bytes(), want, blocks)
 		}
+		checkWriteTo(t, "WriteTo", fc, m.bytes())
 	})
 }
 

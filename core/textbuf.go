@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"unsafe"
 )
@@ -472,4 +473,110 @@ func (d *doc) bytes() []byte {
 		}
 	}
 	return out
+}
+
+// writeTo writes bytes() to w without building it, reading d only (a
+// FileChange's doc is shared; see fileContent). With no CRLF line the
+// pieces go to w as they are, the BOM first; with CRLF lines they go
+// through a 64 KiB buffer that puts the "\r"s back.
+func (d *doc) writeTo(w io.Writer) (int64, error) { return d.writeToBuf(w, 64<<10) }
+
+// writeToBuf is writeTo with a buffer of size bytes (at least 3) for the
+// CRLF case; tests make it small.
+func (d *doc) writeToBuf(w io.Writer, size int) (int64, error) {
+	pieces := d.pieces
+	if pieces == nil {
+		pieces = []string{d.flat}
+	}
+	if d.crlf == nil {
+		last := len(pieces) - 1
+		for last >= 0 && pieces[last] == "" {
+			last--
+		}
+		var n int64
+		put := func(s string) error {
+			if s == "" {
+				return nil
+			}
+			m, err := w.Write(unsafe.Slice(unsafe.StringData(s), len(s)))
+			n += int64(m)
+			return err
+		}
+		if d.bom {
+			if err := put(bom); err != nil {
+				return n, err
+			}
+		}
+		for i, p := range pieces[:last+1] {
+			if i == last && d.noFinalEOL {
+				p = strings.TrimSuffix(p, "\n") // as bytes() does
+			}
+			if err := put(p); err != nil {
+				return n, err
+			}
+		}
+		return n, nil
+	}
+	b := &heldWriter{w: w, buf: make([]byte, 0, max(size, 3))}
+	if d.bom {
+		b.put(bom)
+	}
+	i := 0
+	for _, text := range pieces {
+		// Every piece is whole lines: no line spans two (as in bytes()).
+		for start := 0; start < len(text) && b.err == nil; i++ {
+			n := strings.IndexByte(text[start:], '\n')
+			b.put(text[start : start+n])
+			if i < len(d.crlf) && d.crlf[i] {
+				b.put("\r\n")
+			} else {
+				b.put("\n")
+			}
+			start += n + 1
+		}
+	}
+	if b.err != nil {
+		return b.n, b.err
+	}
+	// The buffer still holds the last two bytes: bytes()'s trim.
+	if d.noFinalEOL {
+		b.buf = bytes.TrimSuffix(b.buf, []byte("\n"))
+		if n := len(d.crlf); n > 0 && d.crlf[n-1] {
+			b.buf = bytes.TrimSuffix(b.buf, []byte("\r"))
+		}
+	}
+	b.flush(0)
+	return b.n, b.err
+}
+
+// heldWriter buffers what doc.writeTo writes, and holds its last two
+// bytes back at every flush so that the final "\n" or "\r\n" a file
+// without a final newline drops can still be dropped.
+type heldWriter struct {
+	w   io.Writer
+	buf []byte
+	n   int64
+	err error
+}
+
+func (h *heldWriter) put(s string) {
+	for len(s) > 0 && h.err == nil {
+		k := min(len(s), cap(h.buf)-len(h.buf))
+		h.buf = append(h.buf, s[:k]...)
+		s = s[k:]
+		if len(h.buf) == cap(h.buf) {
+			h.flush(2)
+		}
+	}
+}
+
+// flush writes all but the last keep bytes of the buffer.
+func (h *heldWriter) flush(keep int) {
+	if h.err != nil || len(h.buf) <= keep {
+		return
+	}
+	m, err := h.w.Write(h.buf[:len(h.buf)-keep])
+	h.n += int64(m)
+	h.err = err
+	h.buf = h.buf[:copy(h.buf, h.buf[len(h.buf)-keep:])]
 }

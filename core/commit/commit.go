@@ -102,10 +102,7 @@ func plan(disk *Disk, changes []core.FileChange) ([]op, error) {
 		if c.Action == core.ActionDelete {
 			o.remove = true
 		} else {
-			o.new = c.Bytes()
-			if o.new == nil {
-				o.new = []byte{}
-			}
+			o.new = c // written from its pieces: the commit never builds it (c.Bytes())
 		}
 		ops = append(ops, o)
 	}

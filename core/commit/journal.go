@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -329,6 +330,14 @@ func (s *store) prune() {
 			committed++
 		}
 	}
+}
+
+// hashContent is hash of the bytes c writes, streamed into the hasher:
+// the journal's new_sha256 of a FileChange, taken from its pieces.
+func hashContent(c io.WriterTo) string {
+	h := sha256.New()
+	_, _ = c.WriteTo(h) // a hash.Hash never fails a write
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func hash(data []byte) string {

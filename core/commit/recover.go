@@ -229,9 +229,11 @@ func inverse(disk *Disk, j *journal) ([]op, error) {
 			o.action = core.ActionModify
 		}
 		if !o.remove {
-			if o.new, err = readBackup(j.dir, f); err != nil {
+			old, err := readBackup(j.dir, f)
+			if err != nil {
 				return nil, err
 			}
+			o.new = byteContent(old)
 			o.newMode = f.Mode
 		}
 		ops = append(ops, o)

@@ -121,7 +121,7 @@ func rollbackFile(disk *Disk, f fileEntry, dir string, dirModes map[string]fs.Fi
 		if err := makeParents(disk, f.Path, dirModes); err != nil {
 			return "", err
 		}
-		if err := writeTemp(disk, f.Path, f.RestoreTemp, old, f.Mode, "rollback-write", "rollback-fsync"); err != nil {
+		if err := writeTemp(disk, f.Path, f.RestoreTemp, byteContent(old), f.Mode, "rollback-write", "rollback-fsync"); err != nil {
 			return "", err
 		}
 		tmp := filepath.Join(filepath.Dir(full), f.RestoreTemp)

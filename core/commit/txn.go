@@ -27,8 +27,23 @@ type op struct {
 	seen    fs.FileInfo // the target when the commit checked it (nil: none); Commit's ops only
 	checked bool        // seen is set: recheck before the renames
 	remove  bool
-	new     []byte
+	// new is the new content (nil when remove): a core.FileChange for
+	// Commit's ops, which writes its pieces into the temporary file and
+	// the hasher without ever being built whole (issue 18: a 100 MB file
+	// no longer costs a second 100 MB); a backup's bytes for Undo's.
+	new     io.WriterTo
 	newMode fs.FileMode // 0: 0644 under the umask, as for any new file
+}
+
+// byteContent is content already in memory, as an io.WriterTo.
+type byteContent []byte
+
+func (b byteContent) WriteTo(w io.Writer) (int64, error) {
+	if len(b) == 0 {
+		return 0, nil
+	}
+	n, err := w.Write(b)
+	return int64(n), err
 }
 
 // tx is a transaction whose journal is written: from here on a failure
@@ -92,7 +107,7 @@ func begin(disk *Disk, st *store, k kind, undoes string, ops []op, created, prun
 				}
 			}
 			if !o.remove {
-				f.NewMode, f.NewHash = o.newMode, hash(o.new)
+				f.NewMode, f.NewHash = o.newMode, hashContent(o.new)
 				f.Temp = tempName(o.path, tag+"-"+n)
 			}
 			t.m.Files = append(t.m.Files, f)
@@ -198,10 +213,10 @@ func (t *tx) apply() error {
 }
 
 // writeTemp writes data to the temporary file name beside target and syncs
-// it. A new file (mode 0) gets 0644 under the umask, as an editor would
+// it; data writes itself (core.FileChange.WriteTo: from its pieces). A new file (mode 0) gets 0644 under the umask, as an editor would
 // give it; a kept or restored mode is set exactly, umask or not, setuid
 // bits included.
-func writeTemp(disk *Disk, target, name string, data []byte, mode fs.FileMode, writeStep, syncStep string) error {
+func writeTemp(disk *Disk, target, name string, data io.WriterTo, mode fs.FileMode, writeStep, syncStep string) error {
 	full := filepath.Join(filepath.Dir(disk.abs(target)), name)
 	perm := fs.FileMode(0o644)
 	if mode != 0 {
@@ -218,7 +233,7 @@ func writeTemp(disk *Disk, target, name string, data []byte, mode fs.FileMode, w
 				return err
 			}
 		}
-		_, err := f.Write(data)
+		_, err := data.WriteTo(f)
 		return err
 	})
 	if err != nil {
