@@ -18,10 +18,12 @@ import (
 // through a symbolic link.
 var ErrInsideGit = core.ErrInsideGit
 
-// MaxFileSize bounds the files the engine reads: validating holds a file
-// and its new content in memory a few times over (6.5 to 7 times the
-// file at peak), so a 256 MiB file needs under 2 GiB. SECURITY.md
-// documents the limit.
+// MaxFileSize bounds the files the engine reads: validating and
+// committing hold a file about once (its new content stays pieces of the
+// old one and is streamed to disk), twice for a CRLF file (an LF copy for
+// matching), more where a diff or an editor edit needs the new bytes
+// whole; a 256 MiB file stays well under 2 GiB. SECURITY.md documents the
+// limit.
 const MaxFileSize = 256 << 20
 
 // ErrTooLarge reports a file over MaxFileSize.
