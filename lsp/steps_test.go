@@ -30,6 +30,8 @@ import (
 //	revert-all            run fsrb.revertAll; one edit
 //	revert-all-noop       run fsrb.revertAll; no edit may be sent
 //	revert-block N        run fsrb.revertBlock N
+//	apply-action "TITLE"  apply the edit of the code action whose title
+//	                      starts with TITLE, then run its command
 //	save                  write the client's buffers to disk (no event)
 //	save-notify           the same, then didSave of the patch document
 //	watch                 didChangeWatchedFiles for every file on disk
@@ -162,6 +164,27 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 			has := strings.Contains(strings.Join(titles, "\n"), arg(1))
 			if has != (w[0] == "lens") {
 				t.Fatalf("%s: lenses %q", where, titles)
+			}
+		case "apply-action":
+			// The client applies a code action's edit itself, then runs
+			// its command, which is how the server hears of it.
+			end := positionOf(sc.patchText, len(sc.patchText))
+			var act *protocol.CodeAction
+			for _, a := range c.codeActions(u, protocol.Range{End: end}) {
+				if strings.HasPrefix(a.Title, arg(1)) {
+					act = &a
+					break
+				}
+			}
+			if act == nil || act.Edit == nil {
+				t.Fatalf("%s: no such action with an edit", where)
+			}
+			checkEOFPositions(t, ed, act.Edit)
+			if err := ed.apply(act.Edit); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: act.Command.Command, Arguments: act.Command.Arguments}, nil); err != nil {
+				t.Fatalf("%s: %v", where, err)
 			}
 		case "menu", "source":
 			var only []protocol.CodeActionKind
