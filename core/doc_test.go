@@ -36,17 +36,6 @@ func TestDocSpliceKeepsEndings(t *testing.T) {
 // flat string spliced the same way holds: bytes, line numbers, slices and
 // exact occurrences.
 func TestDocPiecesMatchFlat(t *testing.T) {
-	// Small texts count their newlines at the first splice; big ones later,
-	// when asked: both ways, on the same small texts.
-	for _, eager := range []int{eagerCount, 0} {
-		saved := eagerCount
-		eagerCount = eager
-		piecesMatchFlat(t)
-		eagerCount = saved
-	}
-}
-
-func piecesMatchFlat(t *testing.T) {
 	rnd := rand.New(rand.NewSource(9))
 	words := []string{"a", "b", "  x = 1", "\ty", "", "z z"}
 	randLines := func(n int) string {
