@@ -106,6 +106,9 @@ func isLineHint(t string) bool {
 // Code refuses such a block too. An escaped hint ("\:start_line:") is text.
 func (p *parser) hintInReplace(b *Block, from, to int) bool {
 	for j := from; j < to; j++ {
+		if c, ok := leadByte(p.lines[j].text); ok && c != ':' {
+			continue
+		}
 		t := strings.TrimSpace(p.lines[j].text)
 		if !isLineHint(t) {
 			continue

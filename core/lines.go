@@ -1,6 +1,10 @@
 package core
 
-import "strings"
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // line is one line of a text: its content without the line ending, and
 // where it sits.
@@ -14,12 +18,17 @@ type line struct {
 // splitLines cuts text into lines. A final line without a newline counts; an
 // empty text has no lines.
 func splitLines(text string) []line {
+	return splitLinesInto(nil, text)
+}
+
+// splitLinesInto is splitLines appending to out.
+func splitLinesInto(out []line, text string) []line {
 	if text == "" {
-		return nil
+		return out
 	}
 	// Sized once: a patch of 200 blocks is 2,600 lines, and growing the
 	// slice by appends copied 40-byte records over and over (issue 11).
-	out := make([]line, 0, strings.Count(text, "\n")+1)
+	out = slices.Grow(out, strings.Count(text, "\n")+1)
 	for start := 0; start < len(text); {
 		i := strings.IndexByte(text[start:], '\n')
 		var l line
@@ -58,4 +67,22 @@ func firstNonBlankLine(s string) string {
 		}
 	}
 	return ""
+}
+
+// Parse's line records come from a pool: a 200-block patch's 3,200 records
+// are 128 KB, and allocating that afresh each time (a large object: the
+// heap lock, zeroing, page faults) and having the collector scan it was a
+// third of Parse (issue 18). The records hold substrings of the patch, so
+// a returned buffer is cleared first, or it would keep the text alive.
+var linesPool = sync.Pool{New: func() any { return new([]line) }}
+
+func getLines() *[]line { return linesPool.Get().(*[]line) }
+
+func putLines(buf *[]line) {
+	if cap(*buf) > 1<<16 {
+		return // a huge patch's buffer is not kept around
+	}
+	clear(*buf)
+	*buf = (*buf)[:0]
+	linesPool.Put(buf)
 }

@@ -31,6 +31,9 @@ func runOf(s string, c byte) int {
 // Written by hand because it runs on every line of every patch on every
 // keystroke in the editor, and a regexp would cost several times more.
 func markerOf(raw string) marker {
+	if c, ok := leadByte(raw); ok && c != '<' && c != '=' && c != '>' && c != '-' && c != '+' {
+		return markNone
+	}
 	s := strings.TrimSpace(raw)
 	if len(s) < 5 {
 		return markNone
@@ -76,6 +79,9 @@ func markerOf(raw string) marker {
 // Cline's marker the delimiters include Cline's shorter and longer ones.
 // Roo Code's escapes are read too (see rooEscaped).
 func unescapeBody(raw string, cline bool) string {
+	if c, ok := leadByte(raw); ok && c != '\\' {
+		return raw
+	}
 	t := strings.TrimSpace(raw)
 	if !strings.HasPrefix(t, `\`) {
 		return raw
@@ -127,6 +133,9 @@ var tagFences = []string{"source", "code", "pre", "codeblock", "sourcecode",
 
 // fenceOf recognizes a fence line, or returns ok=false.
 func fenceOf(raw string) (f fence, ok bool) {
+	if c, known := leadByte(raw); known && c != '`' && c != '<' {
+		return fence{}, false
+	}
 	s := strings.TrimSpace(raw)
 	if n := runOf(s, '`'); n >= 3 {
 		info := strings.TrimSpace(s[n:])
@@ -269,4 +278,23 @@ func plainExtension(s string) bool {
 func hasExtension(s string) bool {
 	i := strings.LastIndexByte(s, '.')
 	return i >= 0 && i < len(s)-1
+}
+
+// leadByte returns the first byte of raw that is not ASCII white space,
+// ok=false when raw is blank or that byte starts a multi-byte character
+// (which may be white space strings.TrimSpace removes). The line tests
+// above ask it first: every line of a patch goes through several of them,
+// and trimming each line first was a tenth of W1's Parse+Validate
+// (issue 18).
+func leadByte(raw string) (c byte, ok bool) {
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f':
+		case c >= 0x80:
+			return 0, false
+		default:
+			return c, true
+		}
+	}
+	return 0, false
 }

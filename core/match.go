@@ -174,13 +174,23 @@ func trimBlankRight(l string) string {
 // then are the bytes compared. Rarity comes from a fixed table of byte
 // frequencies in source code; a needle of common bytes only still works,
 // just with more false hits.
+//
+// A rare byte is often rare in one token only: W1's anchors hold
+// "KeyError", whose 'K' and 'E' stand together at each of some 50 places
+// in a file, so the second byte rejected nothing and every place cost a
+// compare of the whole needle (issue 18). The needle's last 8 bytes, one
+// load, reject those: lines that share a token rarely share their end.
 type finder struct {
 	needle string
-	r1, r2 int // offsets of the rarest and the second rarest byte
+	r1, r2 int    // offsets of the rarest and the second rarest byte
+	tail   uint64 // the needle's last 8 bytes (needles of 8 bytes or more)
 }
 
 func newFinder(needle string) finder {
 	f := finder{needle: needle}
+	if len(needle) >= 8 {
+		f.tail = load64(needle, len(needle)-8)
+	}
 	for i := 1; i < len(needle); i++ {
 		if byteRank[needle[i]] > byteRank[needle[f.r1]] {
 			f.r1 = i
@@ -214,12 +224,32 @@ func (f *finder) index(s string, from int) int {
 			return -1
 		}
 		i += j
-		start := i - f.r1
-		if s[start+f.r2] == c2 && s[start:start+n] == f.needle {
+		if start := i - f.r1; f.at(s, start, c2) {
 			return start
 		}
 	}
 	return -1
+}
+
+// at reports whether the needle sits at start of s (in range), c2 being
+// the needle's byte at r2: the cheap filters first.
+func (f *finder) at(s string, start int, c2 byte) bool {
+	n := len(f.needle)
+	if s[start+f.r2] != c2 {
+		return false
+	}
+	if n >= 8 && load64(s, start+n-8) != f.tail {
+		return false
+	}
+	return s[start:start+n] == f.needle
+}
+
+// load64 reads s[i:i+8] as a little-endian word: the compiler makes it one
+// load.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // byteRank orders bytes from common (0) to rare (255) in source code and

@@ -40,7 +40,10 @@ func Parse(text string, opt ParseOptions) *Patch {
 	}
 	var lines []line // read once, for the choice of format and the check for a mix
 	if opt.Format == "" || opt.Format == FormatAuto {
-		lines = splitLines(text)
+		buf := getLines()
+		defer putLines(buf)
+		*buf = splitLinesInto((*buf)[:0], text)
+		lines = *buf
 	}
 	f := chooseFormat(lines, opt.Format)
 	var patch *Patch
