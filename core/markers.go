@@ -281,13 +281,18 @@ func hasExtension(s string) bool {
 }
 
 // leadByte returns the first byte of raw that is not ASCII white space,
-// ok=false when raw is blank or that byte starts a multi-byte character
-// (which may be white space strings.TrimSpace removes). The line tests
+// 0 when there is none (a blank line), and ok=false when that byte starts
+// a multi-byte character (which may be white space strings.TrimSpace
+// removes). The line tests
 // above ask it first: every line of a patch goes through several of them,
 // and trimming each line first was a tenth of W1's Parse+Validate
 // (issue 18).
 func leadByte(raw string) (c byte, ok bool) {
-	for i := 0; i < len(raw); i++ {
+	i := 0
+	for i < len(raw) && raw[i] == ' ' {
+		i++
+	}
+	for ; i < len(raw); i++ {
 		switch c := raw[i]; {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f':
 		case c >= 0x80:
@@ -296,5 +301,5 @@ func leadByte(raw string) (c byte, ok bool) {
 			return c, true
 		}
 	}
-	return 0, false
+	return 0, true
 }
