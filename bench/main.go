@@ -39,6 +39,9 @@ func main() {
 	tmp, err := os.MkdirTemp("", "fsrbbench")
 	check(err)
 	defer os.RemoveAll(tmp)
+	// The commit runs' journals (and their backups: hard links to 100 MB
+	// files) go with the run, not into the user's state folder.
+	stateHome = filepath.Join(tmp, "state")
 	work := tmp
 	if *keep != "" {
 		work = *keep
@@ -249,6 +252,9 @@ func median(t []time.Duration) time.Duration {
 	return t[len(t)/2]
 }
 
+// stateHome is the XDG_STATE_HOME of every fsrb the bench runs.
+var stateHome string
+
 var maxRSS = regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`)
 
 // process runs the command args(i) n times in dir and returns the median
@@ -259,7 +265,7 @@ func process(n int, dir string, wantExit int, timeV string, args func(i int) []s
 	run := func(argv []string) (time.Duration, string) {
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "NO_COLOR=1", "LC_ALL=C")
+		cmd.Env = append(os.Environ(), "NO_COLOR=1", "LC_ALL=C", "XDG_STATE_HOME="+stateHome)
 		var out bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()
