@@ -75,7 +75,14 @@ func windowSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Langua
 		}
 		for _, e := range newSyntaxErrors(wb, wa, ranges) {
 			e.StartByte, e.EndByte = aMap.toFile(e.StartByte), aMap.toFile(e.EndByte)
-			e.Line = 1 + bytes.Count(after[:e.StartByte], []byte{'\n'})
+			// e.Line is the window's line of the edit when the error node
+			// starts above it (newSyntaxErrors points at the edit), as a
+			// whole-file parse reports it: map that line, not StartByte's.
+			at := e.StartByte
+			if i := e.Line - 1; i >= 0 && i < len(aMap.fileStarts) {
+				at = aMap.fileStarts[i]
+			}
+			e.Line = 1 + bytes.Count(after[:at], []byte{'\n'})
 			e.Message = syntaxMessage(e.Line, e.Missing)
 			out = append(out, e)
 		}
