@@ -25,6 +25,9 @@ import (
 //   - both windows have errors: the window is not a file of its own (Java
 //     members outside their class, Go statements outside their function),
 //     and the whole file is parsed, as before.
+//
+// Before all this, a language with a statement lexer (Python) tries the
+// edited statements alone (stmtwindow.go), which can only settle "clean".
 
 // window is a run of whole lines of after, [aStart, aEnd), with the
 // indentation every one of them shares (indent bytes), and the matching
@@ -50,6 +53,9 @@ func windowSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Langua
 	for _, w := range ws {
 		if w.bStart < 0 || w.bEnd > len(before) || w.bStart > w.bEnd || w.bEnd-w.bStart > MaxSyntaxCheck {
 			return nil, false
+		}
+		if statementWindows && statementWindowsClean(ctx, timeout, lang, before, after, w) {
+			continue
 		}
 		aText, aMap := dedent(after, w.aStart, w.aEnd, w.indent)
 		ta, err := lang.parse(ctx, timeout, nil, aText)
