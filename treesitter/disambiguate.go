@@ -372,7 +372,7 @@ func ensureNewline(s string) string {
 func countOccurrences(text, search string) int {
 	n := 0
 	for from := 0; from+len(search) <= len(text); {
-		i := strings.Index(text[from:], search)
+		i := indexLong(text[from:], search)
 		if i < 0 {
 			break
 		}

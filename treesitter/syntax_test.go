@@ -130,6 +130,9 @@ func TestIndexLong(t *testing.T) {
 		{strings.Repeat("a", 100) + "b", strings.Repeat("a", 50) + "b"},
 		{strings.Repeat("a", 10) + "b", strings.Repeat("a", 50) + "b"},
 	} {
+		if got, want := indexLong(c.s, c.sep), strings.Index(c.s, c.sep); got != want {
+			t.Errorf("indexLong(%q, %q) = %d, want %d", c.s, c.sep, got, want)
+		}
 		if got, want := indexLong([]byte(c.s), []byte(c.sep)), strings.Index(c.s, c.sep); got != want {
 			t.Errorf("indexLong(%q, %q) = %d, want %d", c.s, c.sep, got, want)
 		}
