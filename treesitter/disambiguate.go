@@ -62,19 +62,51 @@ func (c *Cache) Widen(path string, content string, search, replace string, occur
 	occ := occurrenceLines(lines, sl)
 
 	var tree *Tree
-	if len(content) <= maxExplainParse && LanguageFor(path, []byte(content[:min(len(content), 512)])) != nil {
-		tree, _ = c.Parse(path, 0, []byte(content), nil) // no tree: widen line by line
-	}
+	parsed := false // definitions known: a grammar, and a parse that worked
 	chains := make(map[int][]Definition, len(occ))
+	span := func(l int) [2]int {
+		s, e := starts[l], starts[min(l+len(sl), len(starts)-1)]
+		return [2]int{s, min(e, len(content))}
+	}
+	if lang := LanguageFor(path, []byte(content[:min(len(content), 512)])); lang != nil && len(content) <= maxExplainParse {
+		// Windows first (defwindow.go), for the places asked about; a
+		// long-lived cache keeps whole trees, parsed once per version.
+		if lang.stmtLines != nil && !c.WholeFiles {
+			var ls []int
+			var ranges [][2]int
+			for _, off := range occurrences {
+				if off < 0 || off >= len(text) {
+					continue
+				}
+				l := lineOf(starts, off) - 1
+				if j := sort.SearchInts(occ, l); starts[l] == off && j < len(occ) && occ[j] == l {
+					ls, ranges = append(ls, l), append(ranges, span(l))
+				}
+			}
+			if chs, ok := c.windowChains(lang, path, []byte(content), starts, ranges); ok {
+				for i, l := range ls {
+					chains[l] = chs[i]
+				}
+				parsed = true
+			}
+		}
+		if !parsed {
+			tree, _ = c.Parse(path, 0, []byte(content), nil) // no tree: widen line by line
+			parsed = tree != nil
+		}
+	}
 	chainOf := func(l int) []Definition {
-		if tree == nil {
+		if !parsed {
 			return nil
 		}
 		if ch, ok := chains[l]; ok {
 			return ch
 		}
-		s, e := starts[l], starts[min(l+len(sl), len(starts)-1)]
-		ch, _ := tree.EnclosingDefinitions(s, min(e, len(content)))
+		if tree == nil {
+			return nil
+		}
+		r := span(l)
+		ch, _ := tree.EnclosingDefinitions(r[0], r[1])
 		chains[l] = ch
 		return ch
 	}
@@ -95,7 +127,7 @@ func (c *Cache) Widen(path string, content string, search, replace string, occur
 		w.Definitions = chainOf(l)
 		wd := newWidener(lines, sl, occ, l)
 		above, below := wd.smallest()
-		if tree != nil {
+		if parsed {
 			if a, b, ok := wd.toSignature(w.Definitions, occ, starts, above+below); ok && a+b <= maxWiden {
 				above, below = a, b
 			}
@@ -340,7 +372,7 @@ func ensureNewline(s string) string {
 func countOccurrences(text, search string) int {
 	n := 0
 	for from := 0; from+len(search) <= len(text); {
-		i := strings.Index(text[from:], search)
+		i := indexLong(text[from:], search)
 		if i < 0 {
 			break
 		}

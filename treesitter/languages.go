@@ -55,6 +55,11 @@ type Language struct {
 	// and the name ("table server", "element intro").
 	plainLabels bool
 
+	// stmtLines, for a language whose statements are items of a file,
+	// finds the statement boundaries that let the syntax check parse the
+	// edited statements alone (stmtwindow.go); nil: definition windows.
+	stmtLines stmtLexer
+
 	grammar func() *sitter.Language
 	query   string
 
@@ -139,7 +144,7 @@ var languages = []*Language{
 	},
 	{
 		Name: "python", Extensions: []string{".py", ".pyi", ".pyw"}, Interpreters: []string{"python", "pypy"},
-		Separator: ".", grammar: python.GetLanguage,
+		Separator: ".", grammar: python.GetLanguage, stmtLines: pyLexer,
 		query: `
 ; class Greeter(Base):
 (class_definition name: (identifier) @name) @definition.class

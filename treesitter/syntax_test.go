@@ -118,3 +118,23 @@ func TestAlignEdits(t *testing.T) {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
 }
+
+func TestIndexLong(t *testing.T) {
+	long := strings.Repeat("ab", 40)
+	for _, c := range []struct{ s, sep string }{
+		{"xx" + long + "yy", long},
+		{long[:70] + "c" + long + long, long + "a"},
+		{long[:70], long},
+		{"abc", "bc"},
+		{"abc", ""},
+		{strings.Repeat("a", 100) + "b", strings.Repeat("a", 50) + "b"},
+		{strings.Repeat("a", 10) + "b", strings.Repeat("a", 50) + "b"},
+	} {
+		if got, want := indexLong(c.s, c.sep), strings.Index(c.s, c.sep); got != want {
+			t.Errorf("indexLong(%q, %q) = %d, want %d", c.s, c.sep, got, want)
+		}
+		if got, want := indexLong([]byte(c.s), []byte(c.sep)), strings.Index(c.s, c.sep); got != want {
+			t.Errorf("indexLong(%q, %q) = %d, want %d", c.s, c.sep, got, want)
+		}
+	}
+}

@@ -25,6 +25,9 @@ import (
 //   - both windows have errors: the window is not a file of its own (Java
 //     members outside their class, Go statements outside their function),
 //     and the whole file is parsed, as before.
+//
+// Before all this, a language with a statement lexer (Python) tries the
+// edited statements alone (stmtwindow.go), which can only settle "clean".
 
 // window is a run of whole lines of after, [aStart, aEnd), with the
 // indentation every one of them shares (indent bytes), and the matching
@@ -51,6 +54,9 @@ func windowSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Langua
 		if w.bStart < 0 || w.bEnd > len(before) || w.bStart > w.bEnd || w.bEnd-w.bStart > MaxSyntaxCheck {
 			return nil, false
 		}
+		if statementWindows && statementWindowsClean(ctx, timeout, lang, before, after, w) {
+			continue
+		}
 		aText, aMap := dedent(after, w.aStart, w.aEnd, w.indent)
 		ta, err := lang.parse(ctx, timeout, nil, aText)
 		if err != nil {
@@ -75,7 +81,14 @@ func windowSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Langua
 		}
 		for _, e := range newSyntaxErrors(wb, wa, ranges) {
 			e.StartByte, e.EndByte = aMap.toFile(e.StartByte), aMap.toFile(e.EndByte)
-			e.Line = 1 + bytes.Count(after[:e.StartByte], []byte{'\n'})
+			// e.Line is the window's line of the edit when the error node
+			// starts above it (newSyntaxErrors points at the edit), as a
+			// whole-file parse reports it: map that line, not StartByte's.
+			at := e.StartByte
+			if i := e.Line - 1; i >= 0 && i < len(aMap.fileStarts) {
+				at = aMap.fileStarts[i]
+			}
+			e.Line = 1 + bytes.Count(after[:at], []byte{'\n'})
 			e.Message = syntaxMessage(e.Line, e.Missing)
 			out = append(out, e)
 		}

@@ -174,3 +174,17 @@ func TestWholeFilesCacheUsesWindowsForBigFiles(t *testing.T) {
 		t.Fatalf("got %+v, want one error at line %d", errs, want)
 	}
 }
+
+func TestWindowErrorLineIsTheWholeFilesLine(t *testing.T) {
+	// The ERROR node starts at "x = [" above the edit; a whole-file parse
+	// reports the edited line, and so must the window.
+	src := "class A:\n    def f(self):\n        x = [\n            1,\n        ]\n        y = 2\n"
+	after, r := edit(t, src, "        ]\n", "        z = 3\n")
+	whole := NewCache(4)
+	whole.WholeFiles = true
+	a := whole.SyntaxErrors("a.py", []byte(src), []byte(after), [][2]int{r})
+	b := NewCache(4).SyntaxErrors("a.py", []byte(src), []byte(after), [][2]int{r})
+	if len(a) != 1 || a[0].Line != 5 || fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("whole file %+v\nwindows    %+v", a, b)
+	}
+}

@@ -1,0 +1,165 @@
+package treesitter
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// stmtCase is an edit of a Python file: src with old replaced by new.
+type stmtCase struct {
+	name          string
+	src, old, new string
+	small         bool // statement windows settle it (clean, no definition window parsed)
+}
+
+var stmtCases = []stmtCase{
+	{name: "one changed line in a method", small: true,
+		src: pyClasses(3), old: "        self.items[key] = value  # 1\n", new: "        self.items[key] = value + 1  # 1\n"},
+	{name: "a block's unchanged lines are not parsed", small: true,
+		src: "def f(a):\n    x = a\n    if x:\n        y = 1\n    return x\n",
+		old: "    x = a\n    if x:\n", new: "    x = a  # changed\n    if x:\n"},
+	{name: "broken line",
+		src: pyClasses(3), old: "        self.items[key] = value  # 1\n", new: "        self.items[key = value  # 1\n"},
+	{name: "statement replacing a decorated def",
+		src: "class A:\n    @property\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n",
+		old: "    def f(self):\n        return 1\n", new: "    x = 1\n"},
+	{name: "decorator edited", small: true,
+		src: "class A:\n    @property\n    def f(self):\n        return 1\n", old: "    @property\n", new: "    @staticmethod\n"},
+	{name: "nested class", small: true,
+		src: "class A:\n    class B:\n        def f(self):\n            x = 1\n            return x\n\n    def g(self):\n        pass\n",
+		old: "            x = 1\n", new: "            x = 2\n"},
+	{name: "nested class broken",
+		src: "class A:\n    class B:\n        def f(self):\n            x = 1\n            return x\n\n    def g(self):\n        pass\n",
+		old: "            x = 1\n", new: "            x = (1\n"},
+	{name: "closing bracket removed, error just above the window",
+		src: "def f():\n    x = [\n        1,\n    ]\n    y = 2\n", old: "    ]\n", new: "    z = 3\n"},
+	{name: "closing bracket of the line above removed",
+		src: "def f():\n    x = foo(a,\n            b)\n    y = 2\n", old: "            b)\n", new: "            b\n"},
+	{name: "line inside brackets",
+		src: "def f():\n    x = foo(\n        a,\n    )\n    y = 2\n", old: "        a,\n", new: "        a = 1,\n"},
+	{name: "quote added inside a docstring",
+		src: "def f():\n    \"\"\"Doc.\n    more\n    \"\"\"\n    return 1\n", old: "    more\n", new: "    more \"\"\"\n"},
+	{name: "docstring line", src: "def f():\n    \"\"\"Doc.\n    more\n    \"\"\"\n    return 1\n", old: "    more\n", new: "    less\n"},
+	// tree-sitter's Python takes "else: x = 2" for an annotated
+	// assignment, in the window and in the file alike.
+	{name: "header replaced, its else left", small: true,
+		src: "def f(a):\n    if a:\n        x = 1\n    else:\n        x = 2\n    return x\n", old: "    if a:\n", new: "    z = 0\n"},
+	{name: "last statement of a body before else", small: true,
+		src: "def f(a):\n    if a:\n        x = 1\n    else:\n        x = 2\n    return x\n", old: "        x = 1\n", new: "        x = 3\n"},
+	{name: "body emptied into a comment",
+		src: "def f(a):\n    if a:\n        x = 1\n    return a\n", old: "        x = 1\n", new: "        # nothing\n"},
+	{name: "statement inserted under a header at its level",
+		src: "def f(a):\n    if a:\n        x = 1\n    return a\n", old: "    if a:\n", new: "    if a:\n    z = 1\n"},
+	// The old lines were a body's: the new ones at the header's level
+	// could leave it empty, so the definition window decides.
+	{name: "statement moved out of its block",
+		src: "def f(a):\n    if a:\n        x = 1\n        y = 2\n    return a\n", old: "        y = 2\n", new: "    y = 2\n"},
+	{name: "else clause edited",
+		src: "def f(a):\n    try:\n        x = 1\n    except KeyError:\n        x = 2\n    return x\n", old: "    except KeyError:\n", new: "    except (KeyError:\n"},
+	{name: "CRLF", small: true,
+		src: "def f(a):\r\n    x = a\r\n    return x\r\n", old: "    x = a\r\n", new: "    x = a + 1\r\n"},
+	{name: "CRLF broken",
+		src: "def f(a):\r\n    x = a\r\n    return x\r\n", old: "    x = a\r\n", new: "    x = (a\r\n"},
+	{name: "no final newline", small: true,
+		src: "def f(a):\n    x = a\n    return x", old: "    return x", new: "    return x + 1"},
+	{name: "no final newline broken",
+		src: "def f(a):\n    x = a\n    return x", old: "    return x", new: "    return (x"},
+	{name: "backslash continuation",
+		src: "def f(a):\n    x = a + \\\n        1\n    return x\n", old: "        1\n", new: "        1)\n"},
+	{name: "tabs",
+		src: "def f(a):\n\tx = a\n\treturn x\n", old: "\tx = a\n", new: "\tx = a + 1\n"},
+	{name: "string opened",
+		src: "def f(a):\n    x = a\n    return x\n", old: "    x = a\n", new: "    x = 'a\n"},
+}
+
+// TestStatementWindowsAgree checks that statement windows change no
+// result: the errors found with them are the errors found without them
+// (definition windows) and by whole-file parses.
+func TestStatementWindowsAgree(t *testing.T) {
+	for _, c := range stmtCases {
+		t.Run(c.name, func(t *testing.T) {
+			after, r := edit(t, c.src, c.old, c.new)
+			with := NewCache(4).SyntaxErrors("a.py", []byte(c.src), []byte(after), [][2]int{r})
+			statementWindows = false
+			without := NewCache(4).SyntaxErrors("a.py", []byte(c.src), []byte(after), [][2]int{r})
+			statementWindows = true
+			whole := NewCache(4)
+			whole.WholeFiles = true
+			all := whole.SyntaxErrors("a.py", []byte(c.src), []byte(after), [][2]int{r})
+			if fmt.Sprint(with) != fmt.Sprint(without) || fmt.Sprint(lines(with)) != fmt.Sprint(lines(all)) {
+				t.Errorf("statement windows %+v\ndefinition windows %+v\nwhole file %+v", with, without, all)
+			}
+			ws, ok := windowsFor([]byte(after), alignEdits([]byte(c.src), []byte(after), [][2]int{r}), MaxSyntaxCheck)
+			small := ok && len(ws) == 1 && statementWindowsClean(context.Background(), DefaultParseTimeout, byName["python"], []byte(c.src), []byte(after), ws[0])
+			if small != c.small {
+				t.Errorf("settled by statement windows: %v, want %v", small, c.small)
+			}
+		})
+	}
+}
+
+func TestStatementWindowIsTheEditedStatement(t *testing.T) {
+	src := "def f(a):\n    for x in a:\n        y = x\n\n    z = g(a,\n          b)\n    if z:\n        return z\n    return a\n"
+	after, r := edit(t, src, "    z = g(a,\n          b)\n", "    z = g(a,\n          c)\n")
+	ws, _ := windowsFor([]byte(after), alignEdits([]byte(src), []byte(after), [][2]int{r}), MaxSyntaxCheck)
+	al := newLines(pyLexer, []byte(after), ws[0].aStart, ws[0].aEnd)
+	bl := newLines(pyLexer, []byte(src), ws[0].bStart, ws[0].bEnd)
+	reg := narrowRegion([]byte(src), []byte(after), ws[0].regions[0])
+	if got := after[reg.aStart:reg.aEnd]; got != "          c)\n" {
+		t.Fatalf("narrowed to %q", got)
+	}
+	// The changed line continues a statement: no window starts there.
+	if _, ok := statementWindow(al, bl, reg, 0, len(after)); ok {
+		t.Error("a window starting inside brackets")
+	}
+	after, r = edit(t, src, "    if z:\n", "    if z is not None:\n")
+	ws, _ = windowsFor([]byte(after), alignEdits([]byte(src), []byte(after), [][2]int{r}), MaxSyntaxCheck)
+	al = newLines(pyLexer, []byte(after), ws[0].aStart, ws[0].aEnd)
+	bl = newLines(pyLexer, []byte(src), ws[0].bStart, ws[0].bEnd)
+	s, ok := statementWindow(al, bl, ws[0].regions[0], 0, len(after))
+	if !ok || after[s.aStart:s.aEnd] != "    if z is not None:\n        return z\n" || s.indent != 4 {
+		t.Errorf("window %q (indent %d), ok %v", after[s.aStart:s.aEnd], s.indent, ok)
+	}
+}
+
+func TestPyLines(t *testing.T) {
+	src := "x = '''a\n(b\n'''\ny = (1,\n  2)  # )\nz = \\\n  3\n@d\nelse:\n"
+	var got []string
+	for _, l := range pyLines([]byte(src), 0, len(src)) {
+		got = append(got, fmt.Sprintf("%v%v%v%v", b01(l.neutral), b01(l.clause), b01(l.deco), b01(l.eof)))
+	}
+	want := "1000 0000 0000 1000 0000 1000 0000 1010 1100 1001"
+	if strings.Join(got, " ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, " "), want)
+	}
+}
+
+func b01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func BenchmarkSyntaxCheckStatementWindows(b *testing.B) {
+	src := pyClasses(200)
+	var after strings.Builder
+	var ranges [][2]int
+	for i, line := range strings.SplitAfter(src, "\n") {
+		if strings.Contains(line, "self.items[key] = value") {
+			line = strings.Replace(line, "value", "value + 1", 1)
+			ranges = append(ranges, [2]int{after.Len(), after.Len() + len(line)})
+		}
+		_ = i
+		after.WriteString(line)
+	}
+	a := []byte(after.String())
+	b.SetBytes(int64(len(a)))
+	for b.Loop() {
+		if errs := DefaultCache.SyntaxErrors("a.py", []byte(src), a, ranges); len(errs) != 0 {
+			b.Fatal(errs)
+		}
+	}
+}
