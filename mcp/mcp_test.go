@@ -16,8 +16,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The tests drive the real binary ("fsrb mcp") through the SDK's own
-// client over a stdio pipe, as an agent's client does.
+// The tests drive the real binaries ("fsrb mcp", which execs the
+// fsrb-mcp built beside it, as installed) through the SDK's own client
+// over a stdio pipe, as an agent's client does.
 
 var fsrbBin string
 
@@ -27,8 +28,8 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	fsrbBin = filepath.Join(dir, "fsrb")
-	if out, err := exec.Command("go", "build", "-o", fsrbBin, "../cmd/fsrb").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building fsrb: %v\n%s", err, out)
+	if out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "../cmd/fsrb", "../cmd/fsrb-mcp").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building fsrb and fsrb-mcp: %v\n%s", err, out)
 		os.Exit(1)
 	}
 	code := m.Run()
