@@ -5,15 +5,33 @@ GOBIN   := $(shell $(GO) env GOPATH)/bin
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo devel)
 LDFLAGS := -X main.version=$(VERSION)
 
+# On Linux the binaries are linked statically (glibc, libstdc++ and libgcc
+# inside) when the static libraries are there: fsrb --version then starts
+# in ~2 ms instead of ~2.7 (no dynamic loader, fewer pages to map and
+# fault; README "Performance"). Debian's gcc and g++ bring them (libc6-dev,
+# libstdc++-12-dev); Fedora needs glibc-static and libstdc++-static.
+# Without them, or with STATIC=0, the link is dynamic, as plain `go build`
+# links (cmd/fsrb cannot ask for -static itself: see docs/ARCHITECTURE.md
+# "Decisions and why"). netgo,osusergo: names and users resolved in Go,
+# not through glibc's NSS, which a static binary cannot load; nothing in
+# fsrb resolves either (pflag imports net for its IP flags).
+GOOS_   := $(shell $(GO) env GOOS)
+STATIC_LIBS := $(and $(filter /%,$(shell $$($(GO) env CC) -print-file-name=libc.a 2>/dev/null)),$(filter /%,$(shell $$($(GO) env CXX) -print-file-name=libstdc++.a 2>/dev/null)))
+STATIC  ?= $(if $(and $(filter linux,$(GOOS_)),$(STATIC_LIBS)),1,0)
+ifeq ($(STATIC),1)
+BUILDFLAGS := -tags netgo,osusergo
+LDFLAGS += -linkmode external -extldflags -static
+endif
+
 .PHONY: all build install demo test fmt-check vet staticcheck gotest bench clean vsix vsix-arm64 e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress
 
 all: build
 
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" ./...
+	$(GO) build $(BUILDFLAGS) -ldflags "$(LDFLAGS)" ./...
 
 install:
-	$(GO) install -ldflags "$(LDFLAGS)" ./cmd/...
+	$(GO) install $(BUILDFLAGS) -ldflags "$(LDFLAGS)" ./cmd/...
 
 # Builds and installs the binaries, then applies the bundled example patch to
 # a scratch copy of testdata/example/project and shows what changed.
@@ -49,10 +67,12 @@ gotest:
 # The workloads of issue 9 (bench/main.go), in process and as whole fsrb
 # processes beside grep -c -F, as one table; a few minutes. BENCHFLAGS:
 # -quick (a smoke run), -only W1,W6, -no-lsp. Not part of `make test`.
+# The fsrb it times is built as `make install` builds it (static above).
 # The in-process micro-benchmarks: go test -run '^$$' -bench W -benchmem ./core/
 BENCHFLAGS ?=
 bench:
-	$(GO) run ./bench $(BENCHFLAGS)
+	@bin=$$(mktemp -d) && $(GO) build $(BUILDFLAGS) -ldflags "$(LDFLAGS)" -o $$bin/fsrb ./cmd/fsrb && \
+	$(GO) run ./bench -fsrb $$bin/fsrb $(BENCHFLAGS); rc=$$?; rm -rf $$bin; exit $$rc
 
 # Fuzzing (SECURITY.md): each target for FUZZTIME with FUZZPARALLEL workers
 # (1 keeps a loaded 2-core machine from timing workers out); the last line
