@@ -554,3 +554,20 @@ func TestApplyToolCalls(t *testing.T) {
 	wantFile(t, s, "a.txt", "ALPha\n")
 	wantFile(t, s, "b.txt", "bee\n")
 }
+
+// "fsrb mcp" is the fsrb-mcp beside fsrb: its help, its usage errors and
+// its exit codes come through the exec unchanged.
+func TestFsrbMCPIsTheServerBinary(t *testing.T) {
+	out, err := exec.Command(fsrbBin, "mcp", "--help").Output()
+	if err != nil || !strings.HasPrefix(string(out), "usage: fsrb mcp [--root DIR]\n") {
+		t.Errorf("fsrb mcp --help: %v\n%s", err, out)
+	}
+	out, err = exec.Command(fsrbBin, "mcp", "stray").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "takes no arguments") {
+		t.Errorf("fsrb mcp stray: %v\n%s", err, out)
+	}
+	out, err = exec.Command(filepath.Join(filepath.Dir(fsrbBin), "fsrb-mcp"), "--version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "fsrb-mcp ") {
+		t.Errorf("fsrb-mcp --version: %v\n%s", err, out)
+	}
+}
