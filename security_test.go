@@ -1,6 +1,7 @@
 package fsrb_test
 
 import (
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -50,5 +51,56 @@ func TestNoNetworkNoExec(t *testing.T) {
 	}
 	if checked < 20 {
 		t.Fatalf("only %d files checked", checked)
+	}
+}
+
+// TestOneProgramStarted pins SECURITY.md 4's one exception: "fsrb mcp"
+// becomes fsrb-mcp (cmd/fsrb/mcp_unix.go: execve; cmd/fsrb/mcp_other.go:
+// a child where there is no exec). No other non-test Go file starts or
+// becomes a program.
+func TestOneProgramStarted(t *testing.T) {
+	starts := map[string]bool{
+		"syscall.Exec": true, "syscall.ForkExec": true, "syscall.StartProcess": true,
+		"os.StartProcess": true, "unix.Exec": true,
+	}
+	allowed := map[string]bool{"cmd/fsrb/mcp_unix.go": true, "cmd/fsrb/mcp_other.go": true}
+	found := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (path == "editors" || path == "testdata" || path == "bench" || strings.HasPrefix(d.Name(), ".")) && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+		if err != nil {
+			return err
+		}
+		path = filepath.ToSlash(path)
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, ok := sel.X.(*ast.Ident); ok && starts[x.Name+"."+sel.Sel.Name] {
+				found[path] = true
+				if !allowed[path] {
+					t.Errorf("%s calls %s.%s: fsrb starts no program but fsrb-mcp (SECURITY.md 4)", path, x.Name, sel.Sel.Name)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path := range allowed {
+		if !found[path] {
+			t.Errorf("%s no longer starts fsrb-mcp: update this test and SECURITY.md 4", path)
+		}
 	}
 }

@@ -16,8 +16,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The tests drive the real binary ("fsrb mcp") through the SDK's own
-// client over a stdio pipe, as an agent's client does.
+// The tests drive the real binaries ("fsrb mcp", which execs the
+// fsrb-mcp built beside it, as installed) through the SDK's own client
+// over a stdio pipe, as an agent's client does.
 
 var fsrbBin string
 
@@ -27,8 +28,8 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	fsrbBin = filepath.Join(dir, "fsrb")
-	if out, err := exec.Command("go", "build", "-o", fsrbBin, "../cmd/fsrb").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building fsrb: %v\n%s", err, out)
+	if out, err := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "../cmd/fsrb", "../cmd/fsrb-mcp").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building fsrb and fsrb-mcp: %v\n%s", err, out)
 		os.Exit(1)
 	}
 	code := m.Run()
@@ -552,4 +553,21 @@ func TestApplyToolCalls(t *testing.T) {
 	}
 	wantFile(t, s, "a.txt", "ALPha\n")
 	wantFile(t, s, "b.txt", "bee\n")
+}
+
+// "fsrb mcp" is the fsrb-mcp beside fsrb: its help, its usage errors and
+// its exit codes come through the exec unchanged.
+func TestFsrbMCPIsTheServerBinary(t *testing.T) {
+	out, err := exec.Command(fsrbBin, "mcp", "--help").Output()
+	if err != nil || !strings.HasPrefix(string(out), "usage: fsrb mcp [--root DIR]\n") {
+		t.Errorf("fsrb mcp --help: %v\n%s", err, out)
+	}
+	out, err = exec.Command(fsrbBin, "mcp", "stray").CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "takes no arguments") {
+		t.Errorf("fsrb mcp stray: %v\n%s", err, out)
+	}
+	out, err = exec.Command(filepath.Join(filepath.Dir(fsrbBin), "fsrb-mcp"), "--version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "fsrb-mcp ") {
+		t.Errorf("fsrb-mcp --version: %v\n%s", err, out)
+	}
 }

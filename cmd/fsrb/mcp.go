@@ -1,49 +1,63 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
-
-	"github.com/spf13/pflag"
-
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/fsrb/fsrb/mcp"
+	"path/filepath"
+	"runtime"
 )
 
-// serveMCP is "fsrb mcp [--root DIR]": the MCP server over stdio.
-func serveMCP(args []string, stdout, stderr io.Writer) int {
-	set := pflag.NewFlagSet("fsrb mcp", pflag.ContinueOnError)
-	set.SetOutput(io.Discard)
-	root := set.String("root", "", "the workspace root (default: the working directory, or the client's MCP roots)")
-	help := set.BoolP("help", "h", false, "print this help")
-	if err := set.Parse(args); err != nil {
-		return usageError(stderr, "mcp: "+err.Error())
-	}
-	if *help {
-		fmt.Fprint(stdout, "usage: fsrb mcp [--root DIR]\n\nServes fsrb's tools (validate, apply, edit, multi_edit, undo, read) to an\nMCP client over standard input and output. See README.md, \"Agents\".\n\nFlags:\n"+set.FlagUsages())
-		return exitOK
-	}
-	if set.NArg() > 0 {
-		return usageError(stderr, "mcp: takes no arguments")
-	}
-	resolved, _, err := resolveRoot(*root)
+// mcpBinary is the MCP server's own binary (cmd/fsrb-mcp). The CLI does not
+// link the MCP SDK (net/http, crypto, JSON Schema and gob inits: 0.7 ms of
+// every fsrb start-up, README "Performance"): "fsrb mcp" runs fsrb-mcp in
+// its place.
+const mcpBinary = "fsrb-mcp"
+
+// serveMCP is "fsrb mcp [--root DIR]": it becomes fsrb-mcp with the same
+// arguments, standard streams and environment (execMCP), so an MCP client
+// configured with "fsrb mcp" talks to the server directly.
+func serveMCP(args []string, stderr io.Writer) int {
+	path, err := findMCP()
 	if err != nil {
-		return usageError(stderr, "mcp: "+err.Error())
-	}
-	srv, err := mcp.New(mcp.Options{Root: resolved, Explicit: *root != "", Version: buildVersion()})
-	if err != nil {
-		return usageError(stderr, "mcp: "+err.Error())
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := srv.Run(ctx, &sdk.StdioTransport{}); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "fsrb mcp: %v\n", err)
 		return exitFail
 	}
-	return exitOK
+	return execMCP(path, args, stderr)
+}
+
+// findMCP looks for fsrb-mcp beside this fsrb first (the two are installed
+// together, and a client's PATH may hold another fsrb-mcp), then in PATH's
+// absolute folders (a relative one, "." among them, would run a program
+// of the working directory: exec.LookPath's ErrDot rule). Not
+// exec.LookPath itself: fsrb imports no os/exec (SECURITY.md 4).
+func findMCP() (string, error) {
+	name := mcpBinary
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	self, err := os.Executable()
+	if err == nil {
+		if beside := filepath.Join(filepath.Dir(self), name); isProgram(beside) {
+			return beside, nil
+		}
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
+		if path := filepath.Join(dir, name); filepath.IsAbs(dir) && isProgram(path) {
+			return path, nil
+		}
+	}
+	where := "not on PATH"
+	if self != "" {
+		where = "neither in " + filepath.Dir(self) + " (beside fsrb) nor on PATH"
+	}
+	return "", fmt.Errorf("the MCP server is a binary of its own, %s, and it is %s.\n"+
+		"Install it beside fsrb: `make install` installs both, or\n"+
+		"  go install github.com/fsrb/fsrb/cmd/fsrb-mcp@latest", name, where)
+}
+
+// isProgram: a regular file, executable (on Windows, by its name).
+func isProgram(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular() && (runtime.GOOS == "windows" || st.Mode()&0o111 != 0)
 }

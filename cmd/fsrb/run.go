@@ -47,7 +47,7 @@ refused (already-applied), never written twice. "fsrb --revert PATCH"
 undoes a patch whose every block is applied, all or nothing. "fsrb read
 --hashlines FILE" prints FILE as N:hhhh|line for hashline SEARCH blocks.
 "fsrb mcp" serves the same engine to coding agents as an MCP server over
-stdio.
+stdio (it runs fsrb-mcp, installed beside fsrb).
 
 Flags:
 `
@@ -57,7 +57,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return read(args[1:], stdout, stderr)
 	}
 	if len(args) > 0 && args[0] == "mcp" {
-		return serveMCP(args[1:], stdout, stderr)
+		return serveMCP(args[1:], stderr)
 	}
 	var f flags
 	fs := pflag.NewFlagSet("fsrb", pflag.ContinueOnError)
