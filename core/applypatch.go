@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Dialect 6 (docs/ARCHITECTURE.md "Dialects"): the "*** Begin Patch" format of OpenAI
@@ -54,7 +55,7 @@ func apSectionHeader(t string) string {
 
 // udiffRange matches a unified diff range that a model wrote after "@@ "
 // in an apply-patch hunk header: a line hint, not an anchor.
-var udiffRange = regexp.MustCompile(`^-(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`)
+var udiffRange = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@`) })
 
 type apParser struct {
 	text    string
@@ -353,7 +354,7 @@ func (p *apParser) updateFile(i int) int {
 			}
 			h.marker, h.end = p.lineSpan(j), j
 			if a := strings.TrimSpace(raw[2:]); a != "" {
-				if m := udiffRange.FindStringSubmatch(a); m != nil {
+				if m := udiffRange().FindStringSubmatch(a); m != nil {
 					// A unified diff range a model wrote here: a hint only.
 					h.hint, h.hintEnd = rangeHint(m[1], m[2])
 				} else {
