@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -53,6 +54,9 @@ const (
 	closestMaxCells = 1 << 20
 	// closestGramBits sizes the trigram bitset (1<<closestGramBits bits).
 	closestGramBits = 16
+	// closestSplitMin is the least file size scored on two cores: below
+	// it, starting the second goroutine costs about what it saves.
+	closestSplitMin = 128 << 10
 )
 
 // Closest returns the window of lines of text (LF, whole file) most similar to
@@ -63,6 +67,12 @@ const (
 // earliest one wins. Candidate.Diff is a unified diff from SEARCH to the
 // window's text.
 func Closest(text string, search string) (c Candidate, ok bool) {
+	return closestAt(text, search, -1)
+}
+
+// closestAt is Closest with the file's second half scored from byte split
+// on (a line start), or where scan chooses when split is negative.
+func closestAt(text, search string, split int) (c Candidate, ok bool) {
 	if text == "" || search == "" {
 		return Candidate{}, false
 	}
@@ -72,7 +82,11 @@ func Closest(text string, search string) (c Candidate, ok bool) {
 	if !sc.setSearch(search) {
 		return Candidate{}, false
 	}
-	sc.scan(text)
+	if split < 0 {
+		sc.scan(text)
+	} else {
+		sc.scanAt(text, split)
+	}
 	n := len(sc.off) - 1
 	if n == 0 {
 		return Candidate{}, false
@@ -153,12 +167,23 @@ type closestTop struct {
 	n     int
 	start [closestPerSignal]int
 	score [closestPerSignal]float64
+	// floor is 0 until the top is full, then its least score: a window
+	// that does not beat every kept one changes nothing, and nearly every
+	// window of a big file is such a window.
+	floor float64
 }
 
 func (t *closestTop) offer(score float64, start, d int) {
-	if score <= 0 {
+	if score <= t.floor {
 		return
 	}
+	t.put(score, start, d)
+	if t.n == closestPerSignal {
+		t.floor = min(t.score[0], t.score[1], t.score[2], t.score[3])
+	}
+}
+
+func (t *closestTop) put(score float64, start, d int) {
 	for i := 0; i < t.n; i++ {
 		if dist := start - t.start[i]; dist < d && dist > -d {
 			if score > t.score[i] {
@@ -200,11 +225,13 @@ type closestScratch struct {
 	exact  map[string]int32
 	next   []int32 // next SEARCH line with the same content, -1 at the end
 
-	off   []int // line starts; off[n] is len(text)
-	votes closestTop
-	tris  closestTop
-	vring []float64
-	tring []int32
+	off    []int   // line starts; off[n] is len(text)
+	g, hit []int32 // see closestLines
+	second closestLines
+	votes  closestTop
+	tris   closestTop
+	vring  []float64
+	tring  []int32
 
 	win       []closestLine
 	prev, cur []float64
@@ -218,6 +245,7 @@ func (sc *closestScratch) release() {
 	clear(sc.win)
 	clear(sc.exact)
 	sc.search, sc.win, sc.off = sc.search[:0], sc.win[:0], sc.off[:0]
+	sc.second.reset()
 	closestPool.Put(sc)
 }
 
@@ -248,14 +276,14 @@ func (sc *closestScratch) setSearch(search string) bool {
 			sc.maxGr = g
 		}
 	}
+	sc.next = sc.next[:0]
+	for range sc.search {
+		sc.next = append(sc.next, -1)
+	}
 	if len(sc.search) > 16 {
 		// Long SEARCH: look lines up in a map instead of comparing each.
 		if sc.exact == nil {
 			sc.exact = make(map[string]int32, len(sc.search))
-		}
-		sc.next = sc.next[:0]
-		for range sc.search {
-			sc.next = append(sc.next, -1)
 		}
 		for i := len(sc.search) - 1; i >= 0; i-- {
 			if core := sc.search[i].core; core != "" {
@@ -263,6 +291,15 @@ func (sc *closestScratch) setSearch(search string) bool {
 					sc.next[i] = j
 				}
 				sc.exact[core] = int32(i)
+			}
+		}
+	} else {
+		for i := len(sc.search) - 1; i >= 0; i-- {
+			for j := i + 1; j < len(sc.search) && sc.search[i].core != ""; j++ {
+				if sc.search[j].core == sc.search[i].core {
+					sc.next[i] = int32(j)
+					break
+				}
 			}
 		}
 	}
@@ -311,9 +348,35 @@ func (sc *closestScratch) gramScore(core string) int32 {
 	return int32(min(n, sc.maxGr))
 }
 
-// scan is the first step: one pass over text that records line starts and
-// keeps the best windows by exact-line votes and by trigram overlap.
+// scan is the first step: it records line starts and keeps the best windows
+// by exact-line votes and by trigram overlap. Scoring the lines is nearly all
+// the work and each line is scored alone, so a big file's second half is
+// scored on another core; the windows are then ranked in one serial pass
+// over the lines' scores, so the result is the serial scan's, ties and
+// windows across the split included.
 func (sc *closestScratch) scan(text string) {
+	split := len(text)
+	if len(text) >= closestSplitMin && runtime.GOMAXPROCS(0) > 1 {
+		if i := strings.IndexByte(text[len(text)/2:], '\n'); i >= 0 {
+			split = len(text)/2 + i + 1
+		}
+	}
+	sc.scanAt(text, split)
+}
+
+// scanAt is scan with the second half starting at byte split, a line start
+// (len(text) for no second half).
+func (sc *closestScratch) scanAt(text string, split int) {
+	var wg sync.WaitGroup
+	second := &sc.second
+	second.reset()
+	if split < len(text) {
+		wg.Go(func() { sc.lines(text, split, len(text), second) })
+	}
+	first := &closestLines{off: sc.off[:0], g: sc.g[:0], hit: sc.hit[:0]}
+	sc.lines(text, 0, split, first)
+	sc.off, sc.g, sc.hit = first.off, first.g, first.hit
+
 	m := len(sc.search)
 	d := max(1, m/2) // windows closer than this belong to the same peak
 	sc.votes, sc.tris = closestTop{}, closestTop{}
@@ -321,13 +384,44 @@ func (sc *closestScratch) scan(text string) {
 	sc.tring = closestGrow(sc.tring, m)
 	clear(sc.vring)
 	clear(sc.tring)
-	var tsum int32
-	sc.off = sc.off[:0]
-	j := 0
-	for start := 0; start < len(text); j++ {
-		sc.off = append(sc.off, start)
-		end, next := len(text), len(text)
-		if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
+	var r closestRun
+	sc.windows(sc.g, sc.hit, &r, d)
+	wg.Wait()
+	sc.windows(second.g, second.hit, &r, d)
+	sc.off = append(sc.off, second.off...)
+	sc.off = append(sc.off, len(text))
+
+	n := r.j
+	for f := n - m + 1; f < n; f++ {
+		sc.votes.offer(sc.vring[(f+m)%m], f, d)
+	}
+	if n < m {
+		sc.tris.offer(float64(r.tsum), 0, d)
+	}
+}
+
+// closestLines holds what the first step needs of each line of a run of
+// lines: where it starts, its trigram score, and the first SEARCH line
+// equal to it once trimmed (-1 for none; sc.next chains the others).
+type closestLines struct {
+	off    []int
+	g, hit []int32
+}
+
+func (ls *closestLines) reset() {
+	ls.off, ls.g, ls.hit = ls.off[:0], ls.g[:0], ls.hit[:0]
+}
+
+// lines scores the lines that start in text[from:to]; to is a line start or
+// len(text). It only reads sc, so that two runs may score at once.
+func (sc *closestScratch) lines(text string, from, to int, out *closestLines) {
+	search := sc.search
+	short := len(search) <= 16
+	off, g, hit := out.off, out.g, out.hit
+	for start := from; start < to; {
+		off = append(off, start)
+		end, next := to, to
+		if i := strings.IndexByte(text[start:to], '\n'); i >= 0 {
 			end, next = start+i, start+i+1
 		}
 		// Trim by hand: cheaper than closestSplit, which this loop does
@@ -342,43 +436,66 @@ func (sc *closestScratch) scan(text string) {
 		core := text[a:b]
 		start = next
 
-		// Exact lines vote for window start j-i. The vote ring holds the
-		// starts j-m+1..j; start j is new on this line.
-		slot := j % m
-		sc.vring[slot] = 0
+		h := int32(-1)
 		if core != "" {
-			if sc.exact == nil || len(sc.search) <= 16 {
-				for i := range sc.search {
-					if sc.search[i].core == core {
-						sc.vring[(j-i+m)%m] += float64(len(core))
+			if short {
+				for i := range search {
+					if search[i].core == core {
+						h = int32(i)
+						break
 					}
 				}
 			} else if i, ok := sc.exact[core]; ok {
-				for ; i >= 0; i = sc.next[i] {
-					sc.vring[(j-int(i)+m)%m] += float64(len(core))
-				}
+				h = i
 			}
 		}
-		// Trigram overlap summed over the last m lines.
-		g := sc.gramScore(core)
-		tsum += g - sc.tring[slot]
-		sc.tring[slot] = g
+		hit = append(hit, h)
+		g = append(g, sc.gramScore(core))
+	}
+	out.off, out.g, out.hit = off, g, hit
+}
 
-		// Window start j-m+1 has all its votes now.
+// closestRun carries the serial pass over windows from one run of lines to
+// the next.
+type closestRun struct {
+	j, slot int // lines seen; j % len(SEARCH)
+	tsum    int32
+}
+
+// windows feeds the scores of a run of lines to the sliding windows and
+// offers each window to the two signals once all its lines are in.
+func (sc *closestScratch) windows(g, hit []int32, r *closestRun, d int) {
+	m := len(sc.search)
+	search, next := sc.search, sc.next
+	vring, tring := sc.vring[:m], sc.tring[:m]
+	j, slot, tsum := r.j, r.slot, r.tsum
+	for k, gk := range g {
+		// Exact lines vote for window start j-i. The vote ring holds the
+		// starts j-m+1..j at index start%m; start j is new on this line.
+		vring[slot] = 0
+		for i := hit[k]; i >= 0; i = next[i] {
+			s := slot - int(i)
+			if s < 0 {
+				s += m
+			}
+			vring[s] += float64(len(search[i].core))
+		}
+		// Trigram overlap summed over the last m lines.
+		tsum += gk - tring[slot]
+		tring[slot] = gk
+		if slot++; slot == m {
+			slot = 0
+		}
+		// Window start j-m+1 has all its votes now; it sits at the
+		// slot of start j+1.
 		f := j - m + 1
-		sc.votes.offer(sc.vring[(f+m)%m], f, d)
+		sc.votes.offer(vring[slot], f, d)
 		if f >= 0 {
 			sc.tris.offer(float64(tsum), f, d)
 		}
+		j++
 	}
-	sc.off = append(sc.off, len(text))
-	n := j
-	for f := n - m + 1; f < n; f++ {
-		sc.votes.offer(sc.vring[(f+m)%m], f, d)
-	}
-	if n < m {
-		sc.tris.offer(float64(tsum), 0, d)
-	}
+	r.j, r.slot, r.tsum = j, slot, tsum
 }
 
 func closestGrow[T any](s []T, n int) []T {
