@@ -338,14 +338,31 @@ func (sc *closestScratch) gramScore(core string) int32 {
 		h := closestGram(v)
 		return int32(sc.grams[h>>6] >> (h & 63) & 1)
 	}
-	var n int
-	v := uint32(core[0])<<8 | uint32(core[1])
-	for i := 2; i < len(core); i++ {
+	grams := &sc.grams
+	var n uint64
+	i := 0
+	// Eight bytes read at once hold six trigrams: half the instructions of
+	// a byte at a time, and no chain from one trigram to the next.
+	for ; i+8 <= len(core); i += 6 {
+		b := core[i : i+8]
+		x := uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
+			uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+		h0 := closestGram(uint32(x>>40) & 0xFFFFFF)
+		h1 := closestGram(uint32(x>>32) & 0xFFFFFF)
+		h2 := closestGram(uint32(x>>24) & 0xFFFFFF)
+		h3 := closestGram(uint32(x>>16) & 0xFFFFFF)
+		h4 := closestGram(uint32(x>>8) & 0xFFFFFF)
+		h5 := closestGram(uint32(x) & 0xFFFFFF)
+		n += grams[h0>>6]>>(h0&63)&1 + grams[h1>>6]>>(h1&63)&1 + grams[h2>>6]>>(h2&63)&1 +
+			grams[h3>>6]>>(h3&63)&1 + grams[h4>>6]>>(h4&63)&1 + grams[h5>>6]>>(h5&63)&1
+	}
+	v := uint32(core[i])<<8 | uint32(core[i+1])
+	for i += 2; i < len(core); i++ {
 		v = (v<<8 | uint32(core[i])) & 0xFFFFFF
 		h := closestGram(v)
-		n += int(sc.grams[h>>6] >> (h & 63) & 1)
+		n += grams[h>>6] >> (h & 63) & 1
 	}
-	return int32(min(n, sc.maxGr))
+	return int32(min(n, uint64(sc.maxGr)))
 }
 
 // scan is the first step: it records line starts and keeps the best windows

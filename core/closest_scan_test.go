@@ -151,3 +151,24 @@ func FuzzClosestScan(f *testing.F) {
 		checkScan(t, text, search)
 	})
 }
+
+func TestClosestGramScore(t *testing.T) {
+	rnd := rand.New(rand.NewSource(4))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "abcde \t{}"[rnd.Intn(9)]
+		}
+		return string(b)
+	}
+	sc := new(closestScratch)
+	for range 200 {
+		sc.setSearch(word(rnd.Intn(200)) + "\n" + word(rnd.Intn(40)) + "\n")
+		for range 50 {
+			l := word(rnd.Intn(120))
+			if got, want := sc.gramScore(l), sc.gramScoreRef(l); got != want {
+				t.Fatalf("gramScore(%q) = %d, want %d", l, got, want)
+			}
+		}
+	}
+}
