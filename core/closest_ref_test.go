@@ -113,7 +113,7 @@ func (t *closestTopRef) same(u closestTop) bool {
 	return t.n == u.n && t.start == u.start && t.score == u.score
 }
 
-// gramScoreRef is gramScore a byte at a time, as it was.
+// gramScoreRef is gramScore a byte of text at a time, as it was.
 func (sc *closestScratch) gramScoreRef(core string) int32 {
 	if len(core) < 3 {
 		return sc.gramScore(core)
@@ -123,7 +123,7 @@ func (sc *closestScratch) gramScoreRef(core string) int32 {
 	for i := 2; i < len(core); i++ {
 		v = (v<<8 | uint32(core[i])) & 0xFFFFFF
 		h := closestGram(v)
-		n += int(sc.grams[h>>6] >> (h & 63) & 1)
+		n += int(sc.grams[h])
 	}
 	return int32(min(n, sc.maxGr))
 }
