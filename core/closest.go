@@ -173,17 +173,22 @@ type closestTop struct {
 	floor float64
 }
 
+// offer is small enough to be inlined: the test is all that most windows
+// cost.
 func (t *closestTop) offer(score float64, start, d int) {
-	if score <= t.floor {
-		return
+	if score > t.floor {
+		t.put(score, start, d)
 	}
-	t.put(score, start, d)
+}
+
+func (t *closestTop) put(score float64, start, d int) {
+	t.insert(score, start, d)
 	if t.n == closestPerSignal {
 		t.floor = min(t.score[0], t.score[1], t.score[2], t.score[3])
 	}
 }
 
-func (t *closestTop) put(score float64, start, d int) {
+func (t *closestTop) insert(score float64, start, d int) {
 	for i := 0; i < t.n; i++ {
 		if dist := start - t.start[i]; dist < d && dist > -d {
 			if score > t.score[i] {
@@ -226,11 +231,14 @@ type closestScratch struct {
 	grams [1 << closestGramBits]uint8
 	gset  []uint16
 	maxGr int // the most trigrams on one SEARCH line: caps a file line's score
+	// lens has bit len%64 set for the length of each SEARCH line's
+	// content: most file lines fail this test and are compared with none.
+	lens  uint64
 	exact map[string]int32
 	next  []int32 // next SEARCH line with the same content, -1 at the end
 
-	off    []int   // line starts; off[n] is len(text)
-	g, hit []int32 // see closestLines
+	off    []int // line starts; off[n] is len(text)
+	score  []closestScore
 	second closestLines
 	votes  closestTop
 	tris   closestTop
@@ -271,13 +279,14 @@ func (sc *closestScratch) setSearch(search string) bool {
 		sc.grams[h] = 0
 	}
 	sc.gset = sc.gset[:0]
-	sc.maxGr = 1
+	sc.maxGr, sc.lens = 1, 0
 	content := false
 	for _, l := range sc.search {
 		sc.ssum += l.w
 		if l.core == "" {
 			continue
 		}
+		sc.lens |= 1 << (len(l.core) & 63)
 		content = true
 		if g := sc.addGrams(l.core); g > sc.maxGr {
 			sc.maxGr = g
@@ -402,9 +411,9 @@ func (sc *closestScratch) scanAt(text string, split int) {
 	if split < len(text) {
 		wg.Go(func() { sc.lines(text, split, len(text), second) })
 	}
-	first := &closestLines{off: sc.off[:0], g: sc.g[:0], hit: sc.hit[:0]}
+	first := &closestLines{off: sc.off[:0], score: sc.score[:0]}
 	sc.lines(text, 0, split, first)
-	sc.off, sc.g, sc.hit = first.off, first.g, first.hit
+	sc.off, sc.score = first.off, first.score
 
 	m := len(sc.search)
 	d := max(1, m/2) // windows closer than this belong to the same peak
@@ -414,9 +423,9 @@ func (sc *closestScratch) scanAt(text string, split int) {
 	clear(sc.vring)
 	clear(sc.tring)
 	var r closestRun
-	sc.windows(sc.g, sc.hit, &r, d)
+	sc.windows(sc.score, &r, d)
 	wg.Wait()
-	sc.windows(second.g, second.hit, &r, d)
+	sc.windows(second.score, &r, d)
 	sc.off = append(sc.off, second.off...)
 	sc.off = append(sc.off, len(text))
 
@@ -430,15 +439,18 @@ func (sc *closestScratch) scanAt(text string, split int) {
 }
 
 // closestLines holds what the first step needs of each line of a run of
-// lines: where it starts, its trigram score, and the first SEARCH line
-// equal to it once trimmed (-1 for none; sc.next chains the others).
+// lines: where it starts and its score.
 type closestLines struct {
-	off    []int
-	g, hit []int32
+	off   []int
+	score []closestScore
 }
 
+// closestScore is a line's trigram score and the first SEARCH line equal to
+// it once trimmed (-1 for none; sc.next chains the others).
+type closestScore struct{ g, hit int32 }
+
 func (ls *closestLines) reset() {
-	ls.off, ls.g, ls.hit = ls.off[:0], ls.g[:0], ls.hit[:0]
+	ls.off, ls.score = ls.off[:0], ls.score[:0]
 }
 
 // lines scores the lines that start in text[from:to]; to is a line start or
@@ -446,7 +458,7 @@ func (ls *closestLines) reset() {
 func (sc *closestScratch) lines(text string, from, to int, out *closestLines) {
 	search := sc.search
 	short := len(search) <= 16
-	off, g, hit := out.off, out.g, out.hit
+	off, score := out.off, out.score
 	for start := from; start < to; {
 		off = append(off, start)
 		end, next := to, to
@@ -466,7 +478,7 @@ func (sc *closestScratch) lines(text string, from, to int, out *closestLines) {
 		start = next
 
 		h := int32(-1)
-		if core != "" {
+		if core != "" && sc.lens>>(len(core)&63)&1 != 0 {
 			if short {
 				for i := range search {
 					if search[i].core == core {
@@ -478,10 +490,9 @@ func (sc *closestScratch) lines(text string, from, to int, out *closestLines) {
 				h = i
 			}
 		}
-		hit = append(hit, h)
-		g = append(g, sc.gramScore(core))
+		score = append(score, closestScore{sc.gramScore(core), h})
 	}
-	out.off, out.g, out.hit = off, g, hit
+	out.off, out.score = off, score
 }
 
 // closestRun carries the serial pass over windows from one run of lines to
@@ -493,16 +504,16 @@ type closestRun struct {
 
 // windows feeds the scores of a run of lines to the sliding windows and
 // offers each window to the two signals once all its lines are in.
-func (sc *closestScratch) windows(g, hit []int32, r *closestRun, d int) {
+func (sc *closestScratch) windows(score []closestScore, r *closestRun, d int) {
 	m := len(sc.search)
 	search, next := sc.search, sc.next
 	vring, tring := sc.vring[:m], sc.tring[:m]
 	j, slot, tsum := r.j, r.slot, r.tsum
-	for k, gk := range g {
+	for _, ls := range score {
 		// Exact lines vote for window start j-i. The vote ring holds the
 		// starts j-m+1..j at index start%m; start j is new on this line.
 		vring[slot] = 0
-		for i := hit[k]; i >= 0; i = next[i] {
+		for i := ls.hit; i >= 0; i = next[i] {
 			s := slot - int(i)
 			if s < 0 {
 				s += m
@@ -510,8 +521,8 @@ func (sc *closestScratch) windows(g, hit []int32, r *closestRun, d int) {
 			vring[s] += float64(len(search[i].core))
 		}
 		// Trigram overlap summed over the last m lines.
-		tsum += gk - tring[slot]
-		tring[slot] = gk
+		tsum += ls.g - tring[slot]
+		tring[slot] = ls.g
 		if slot++; slot == m {
 			slot = 0
 		}
