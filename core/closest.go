@@ -240,6 +240,7 @@ type closestScratch struct {
 	off    []int // line starts; off[n] is len(text)
 	score  []closestScore
 	second closestLines
+	wg     sync.WaitGroup // scores second; a field, so as not to allocate
 	votes  closestTop
 	tris   closestTop
 	vring  []float64
@@ -405,11 +406,10 @@ func (sc *closestScratch) scan(text string) {
 // scanAt is scan with the second half starting at byte split, a line start
 // (len(text) for no second half).
 func (sc *closestScratch) scanAt(text string, split int) {
-	var wg sync.WaitGroup
 	second := &sc.second
 	second.reset()
 	if split < len(text) {
-		wg.Go(func() { sc.lines(text, split, len(text), second) })
+		sc.wg.Go(func() { sc.lines(text, split, len(text), second) })
 	}
 	first := &closestLines{off: sc.off[:0], score: sc.score[:0]}
 	sc.lines(text, 0, split, first)
@@ -424,7 +424,7 @@ func (sc *closestScratch) scanAt(text string, split int) {
 	clear(sc.tring)
 	var r closestRun
 	sc.windows(sc.score, &r, d)
-	wg.Wait()
+	sc.wg.Wait()
 	sc.windows(second.score, &r, d)
 	sc.off = append(sc.off, second.off...)
 	sc.off = append(sc.off, len(text))
