@@ -48,7 +48,8 @@ func slicesEqual(a, b []int) bool {
 // cut from it or made up, sometimes with a typo, a changed indentation or a
 // line more or less.
 func closestRandomInput(rnd *rand.Rand) (text, search string) {
-	vocab := []string{"}", "", "\treturn nil, err", "if err != nil {", "x := load(path)", "\tx++", "  y = f(x, y)", "return x", "ab", "a", "// note", "for i := range xs {"}
+	vocab := []string{"}", "", "\treturn nil, err", "if err != nil {", "x := load(path)", "\tx++", "  y = f(x, y)", "return x", "ab", "a", "// note", "for i := range xs {",
+		"        deep(x)", "            \t y = 1  ", "                ", "        \v        z"}
 	lines := make([]string, 1+rnd.Intn(60))
 	for i := range lines {
 		lines[i] = vocab[rnd.Intn(len(vocab))]
