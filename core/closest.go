@@ -23,7 +23,11 @@ import (
 //     SEARCH's height. The second signal finds blocks in which no line
 //     survived intact (a one-line SEARCH with a typo, a typo on every line).
 //     Each signal keeps its best few windows, with nearby windows of the
-//     same peak suppressed.
+//     same peak suppressed. Scoring the lines is nearly all the work of the
+//     search (hashing the trigrams most of it) and needs no other line, so
+//     a big file's second half is scored on another core; the windows are
+//     ranked afterwards in file order, which keeps the result, ties
+//     included, that of one serial pass.
 //  2. Only those few windows are scored with edit similarity; the best ones
 //     are then tried again shifted by a line and one line shorter or longer,
 //     so that a dropped or an added line still lines up.
