@@ -3,6 +3,7 @@ package core
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -91,7 +92,7 @@ func closestAt(text, search string, split int) (c Candidate, ok bool) {
 	} else {
 		sc.scanAt(text, split)
 	}
-	n := len(sc.off) - 1
+	n := sc.n
 	if n == 0 {
 		return Candidate{}, false
 	}
@@ -101,7 +102,7 @@ func closestAt(text, search string, split int) (c Candidate, ok bool) {
 	}
 
 	s, k := best.start, best.k
-	window := text[sc.off[s]:sc.off[s+k]]
+	window := text[sc.start(s):sc.start(s+k)]
 	if !strings.HasSuffix(window, "\n") {
 		window += "\n"
 	}
@@ -241,7 +242,9 @@ type closestScratch struct {
 	exact map[string]int32
 	next  []int32 // next SEARCH line with the same content, -1 at the end
 
-	off    []int // line starts; off[n] is len(text)
+	off    []int // line starts of the first half; see start
+	n      int   // lines in the file
+	size   int   // bytes in the file
 	score  []closestScore
 	second closestLines
 	wg     sync.WaitGroup // scores second; a field, so as not to allocate
@@ -418,6 +421,7 @@ func (sc *closestScratch) scanAt(text string, split int) {
 	first := &closestLines{off: sc.off[:0], score: sc.score[:0]}
 	sc.lines(text, 0, split, first)
 	sc.off, sc.score = first.off, first.score
+	sc.size = len(text)
 
 	m := len(sc.search)
 	d := max(1, m/2) // windows closer than this belong to the same peak
@@ -430,8 +434,7 @@ func (sc *closestScratch) scanAt(text string, split int) {
 	sc.windows(sc.score, &r, d)
 	sc.wg.Wait()
 	sc.windows(second.score, &r, d)
-	sc.off = append(sc.off, second.off...)
-	sc.off = append(sc.off, len(text))
+	sc.n = r.j
 
 	n := r.j
 	for f := n - m + 1; f < n; f++ {
@@ -462,7 +465,10 @@ func (ls *closestLines) reset() {
 func (sc *closestScratch) lines(text string, from, to int, out *closestLines) {
 	search := sc.search
 	short := len(search) <= 16
-	off, score := out.off, out.score
+	// Sized at once: grown by appending, these slices left a big file's
+	// process twice their size in garbage and page faults.
+	nl := strings.Count(text[from:to], "\n") + 1
+	off, score := slices.Grow(out.off, nl), slices.Grow(out.score, nl)
 	for start := from; start < to; {
 		off = append(off, start)
 		end, next := to, to
@@ -562,7 +568,7 @@ func closestGrow[T any](s []T, n int) []T {
 // best is the second step: score the first step's windows, then try the best
 // of them again shifted and resized by a line.
 func (sc *closestScratch) best(text string) closestWindow {
-	n, m := len(sc.off)-1, len(sc.search)
+	n, m := sc.n, len(sc.search)
 	k0 := min(m, n)
 	var firsts [2 * closestPerSignal]closestWindow
 	nf := 0
@@ -626,9 +632,22 @@ func closestBetter(a, b closestWindow, m int) bool {
 	return a.k < b.k
 }
 
+// start returns where file line j starts; start(n) is len(text). The line
+// starts stay in two slices, one per half, rather than being copied into
+// one.
+func (sc *closestScratch) start(j int) int {
+	if j < len(sc.off) {
+		return sc.off[j]
+	}
+	if j -= len(sc.off); j < len(sc.second.off) {
+		return sc.second.off[j]
+	}
+	return sc.size
+}
+
 // line returns file line j without its line break.
 func (sc *closestScratch) line(text string, j int) string {
-	l := text[sc.off[j]:sc.off[j+1]]
+	l := text[sc.start(j):sc.start(j+1)]
 	if l != "" && l[len(l)-1] == '\n' {
 		l = l[:len(l)-1]
 	}

@@ -21,8 +21,12 @@ func checkScan(t *testing.T, text, search string) {
 	splits = append(splits, len(text))
 	for _, split := range splits {
 		sc.scanAt(text, split)
-		if !slicesEqual(sc.off, off) {
-			t.Fatalf("split at %d: line starts %v, want %v", split, sc.off, off)
+		var got []int
+		for j := 0; j <= sc.n; j++ {
+			got = append(got, sc.start(j))
+		}
+		if !slicesEqual(got, off) {
+			t.Fatalf("split at %d: line starts %v, want %v", split, got, off)
 		}
 		if !votes.same(sc.votes) || !tris.same(sc.tris) {
 			t.Fatalf("split at %d:\nvotes %+v\nwant  %+v\ntris  %+v\nwant  %+v\ntext %q\nsearch %q",
