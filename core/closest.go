@@ -60,7 +60,8 @@ const (
 	// closestGramBits sizes the trigram set (1<<closestGramBits entries).
 	closestGramBits = 16
 	// closestSplitMin is the least file size scored on two cores: below
-	// it, starting the second goroutine costs about what it saves.
+	// it, waking a second thread (tens of microseconds when one must be
+	// made) is a large share of a search that takes a few hundred.
 	closestSplitMin = 128 << 10
 )
 
@@ -434,9 +435,8 @@ func (sc *closestScratch) scanAt(text string, split int) {
 	sc.windows(sc.score, &r, d)
 	sc.wg.Wait()
 	sc.windows(second.score, &r, d)
-	sc.n = r.j
-
 	n := r.j
+	sc.n = n
 	for f := n - m + 1; f < n; f++ {
 		sc.votes.offer(sc.vring[(f+m)%m], f, d)
 	}
