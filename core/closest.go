@@ -2,6 +2,8 @@ package core
 
 import (
 	"fmt"
+	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -18,11 +20,15 @@ import (
 //     (a) compared with the trimmed SEARCH lines: an exact hit of SEARCH line
 //     i at file line j votes for the window starting at j-i, weighted by the
 //     line's length; (b) scored by how many of its trigrams occur in SEARCH
-//     (a 64 Kib bitset of hashed trigrams), summed over a sliding window of
+//     (a 64 KiB table of hashed trigrams), summed over a sliding window of
 //     SEARCH's height. The second signal finds blocks in which no line
 //     survived intact (a one-line SEARCH with a typo, a typo on every line).
 //     Each signal keeps its best few windows, with nearby windows of the
-//     same peak suppressed.
+//     same peak suppressed. Scoring the lines is nearly all the work of the
+//     search (hashing the trigrams most of it) and needs no other line, so
+//     a big file's second half is scored on another core; the windows are
+//     ranked afterwards in file order, which keeps the result, ties
+//     included, that of one serial pass.
 //  2. Only those few windows are scored with edit similarity; the best ones
 //     are then tried again shifted by a line and one line shorter or longer,
 //     so that a dropped or an added line still lines up.
@@ -51,8 +57,13 @@ const (
 	closestWSPenalty = 0.25
 	// closestMaxCells bounds the work of one quadratic edit distance.
 	closestMaxCells = 1 << 20
-	// closestGramBits sizes the trigram bitset (1<<closestGramBits bits).
+	// closestGramBits sizes the trigram set (1<<closestGramBits entries).
 	closestGramBits = 16
+	// closestSplitMin is the least file size scored on two cores. A fresh
+	// process must make the second thread first: on a 200 KB file (W4 5k,
+	// a 0.25 ms search) splitting made fsrb --dry-run slower, not faster;
+	// on 2 MB it saves about 0.4 ms of 2.
+	closestSplitMin = 512 << 10
 )
 
 // Closest returns the window of lines of text (LF, whole file) most similar to
@@ -63,6 +74,12 @@ const (
 // earliest one wins. Candidate.Diff is a unified diff from SEARCH to the
 // window's text.
 func Closest(text string, search string) (c Candidate, ok bool) {
+	return closestAt(text, search, -1)
+}
+
+// closestAt is Closest with the file's second half scored from byte split
+// on (a line start), or where scan chooses when split is negative.
+func closestAt(text, search string, split int) (c Candidate, ok bool) {
 	if text == "" || search == "" {
 		return Candidate{}, false
 	}
@@ -72,8 +89,12 @@ func Closest(text string, search string) (c Candidate, ok bool) {
 	if !sc.setSearch(search) {
 		return Candidate{}, false
 	}
-	sc.scan(text)
-	n := len(sc.off) - 1
+	if split < 0 {
+		sc.scan(text)
+	} else {
+		sc.scanAt(text, split)
+	}
+	n := sc.n
 	if n == 0 {
 		return Candidate{}, false
 	}
@@ -83,7 +104,7 @@ func Closest(text string, search string) (c Candidate, ok bool) {
 	}
 
 	s, k := best.start, best.k
-	window := text[sc.off[s]:sc.off[s+k]]
+	window := text[sc.start(s):sc.start(s+k)]
 	if !strings.HasSuffix(window, "\n") {
 		window += "\n"
 	}
@@ -142,7 +163,7 @@ func closestContext(s string) string {
 }
 
 // closestGram hashes a trigram (or a whole trimmed line shorter than three
-// bytes, tagged with its length) to a bit of the trigram set.
+// bytes, tagged with its length) to an entry of the trigram set.
 func closestGram(v uint32) uint32 { return (v * 0x9E3779B1) >> (32 - closestGramBits) }
 
 // closestTop keeps the best few windows of one signal, at most one per peak:
@@ -153,12 +174,28 @@ type closestTop struct {
 	n     int
 	start [closestPerSignal]int
 	score [closestPerSignal]float64
+	// floor is 0 until the top is full, then its least score: a window
+	// that does not beat every kept one changes nothing, and nearly every
+	// window of a big file is such a window.
+	floor float64
 }
 
+// offer is small enough to be inlined: the test is all that most windows
+// cost.
 func (t *closestTop) offer(score float64, start, d int) {
-	if score <= 0 {
-		return
+	if score > t.floor {
+		t.put(score, start, d)
 	}
+}
+
+func (t *closestTop) put(score float64, start, d int) {
+	t.insert(score, start, d)
+	if t.n == closestPerSignal {
+		t.floor = min(t.score[0], t.score[1], t.score[2], t.score[3])
+	}
+}
+
+func (t *closestTop) insert(score float64, start, d int) {
 	for i := 0; i < t.n; i++ {
 		if dist := start - t.start[i]; dist < d && dist > -d {
 			if score > t.score[i] {
@@ -195,16 +232,28 @@ type closestWindow struct {
 type closestScratch struct {
 	search []closestLine // the SEARCH lines
 	ssum   float64       // their total weight
-	grams  [1 << closestGramBits / 64]uint64
-	maxGr  int // the most trigrams on one SEARCH line: caps a file line's score
-	exact  map[string]int32
-	next   []int32 // next SEARCH line with the same content, -1 at the end
+	// grams[h] is 1 when a SEARCH trigram hashes to h: a byte per hash
+	// rather than a bit reads in two instructions instead of four, and
+	// gset lists the bytes set so that the next SEARCH clears only those.
+	grams [1 << closestGramBits]uint8
+	gset  []uint16
+	maxGr int // the most trigrams on one SEARCH line: caps a file line's score
+	// lens has bit len%64 set for the length of each SEARCH line's
+	// content: most file lines fail this test and are compared with none.
+	lens  uint64
+	exact map[string]int32
+	next  []int32 // next SEARCH line with the same content, -1 at the end
 
-	off   []int // line starts; off[n] is len(text)
-	votes closestTop
-	tris  closestTop
-	vring []float64
-	tring []int32
+	off    []int // line starts of the first half; see start
+	n      int   // lines in the file
+	size   int   // bytes in the file
+	score  []closestScore
+	second closestLines
+	wg     sync.WaitGroup // scores second; a field, so as not to allocate
+	votes  closestTop
+	tris   closestTop
+	vring  []float64
+	tring  []int32
 
 	win       []closestLine
 	prev, cur []float64
@@ -218,6 +267,7 @@ func (sc *closestScratch) release() {
 	clear(sc.win)
 	clear(sc.exact)
 	sc.search, sc.win, sc.off = sc.search[:0], sc.win[:0], sc.off[:0]
+	sc.second.reset()
 	closestPool.Put(sc)
 }
 
@@ -235,27 +285,31 @@ func (sc *closestScratch) setSearch(search string) bool {
 		sc.search = append(sc.search, closestSplit(body[:i]))
 		body = body[i+1:]
 	}
-	clear(sc.grams[:])
-	sc.maxGr = 1
+	for _, h := range sc.gset {
+		sc.grams[h] = 0
+	}
+	sc.gset = sc.gset[:0]
+	sc.maxGr, sc.lens = 1, 0
 	content := false
 	for _, l := range sc.search {
 		sc.ssum += l.w
 		if l.core == "" {
 			continue
 		}
+		sc.lens |= 1 << (len(l.core) & 63)
 		content = true
 		if g := sc.addGrams(l.core); g > sc.maxGr {
 			sc.maxGr = g
 		}
 	}
+	sc.next = sc.next[:0]
+	for range sc.search {
+		sc.next = append(sc.next, -1)
+	}
 	if len(sc.search) > 16 {
 		// Long SEARCH: look lines up in a map instead of comparing each.
 		if sc.exact == nil {
 			sc.exact = make(map[string]int32, len(sc.search))
-		}
-		sc.next = sc.next[:0]
-		for range sc.search {
-			sc.next = append(sc.next, -1)
 		}
 		for i := len(sc.search) - 1; i >= 0; i-- {
 			if core := sc.search[i].core; core != "" {
@@ -263,6 +317,15 @@ func (sc *closestScratch) setSearch(search string) bool {
 					sc.next[i] = j
 				}
 				sc.exact[core] = int32(i)
+			}
+		}
+	} else {
+		for i := len(sc.search) - 1; i >= 0; i-- {
+			for j := i + 1; j < len(sc.search) && sc.search[i].core != ""; j++ {
+				if sc.search[j].core == sc.search[i].core {
+					sc.next[i] = int32(j)
+					break
+				}
 			}
 		}
 	}
@@ -275,17 +338,22 @@ func (sc *closestScratch) addGrams(core string) int {
 		for i := 0; i < len(core); i++ {
 			v |= uint32(core[i]) << (8 * i)
 		}
-		h := closestGram(v)
-		sc.grams[h>>6] |= 1 << (h & 63)
+		sc.addGram(closestGram(v))
 		return 1
 	}
 	v := uint32(core[0])<<8 | uint32(core[1])
 	for i := 2; i < len(core); i++ {
 		v = (v<<8 | uint32(core[i])) & 0xFFFFFF
-		h := closestGram(v)
-		sc.grams[h>>6] |= 1 << (h & 63)
+		sc.addGram(closestGram(v))
 	}
 	return len(core) - 2
+}
+
+func (sc *closestScratch) addGram(h uint32) {
+	if sc.grams[h] == 0 {
+		sc.grams[h] = 1
+		sc.gset = append(sc.gset, uint16(h))
+	}
 }
 
 // gramScore counts the trigrams of core that occur in SEARCH, capped.
@@ -299,21 +367,64 @@ func (sc *closestScratch) gramScore(core string) int32 {
 			v |= uint32(core[i]) << (8 * i)
 		}
 		h := closestGram(v)
-		return int32(sc.grams[h>>6] >> (h & 63) & 1)
+		return int32(sc.grams[h])
 	}
-	var n int
-	v := uint32(core[0])<<8 | uint32(core[1])
-	for i := 2; i < len(core); i++ {
+	grams := &sc.grams
+	var n uint64
+	i := 0
+	// Eight bytes read at once hold six trigrams: half the instructions of
+	// a byte at a time, and no chain from one trigram to the next.
+	for ; i+8 <= len(core); i += 6 {
+		b := core[i : i+8]
+		x := uint64(b[0])<<56 | uint64(b[1])<<48 | uint64(b[2])<<40 | uint64(b[3])<<32 |
+			uint64(b[4])<<24 | uint64(b[5])<<16 | uint64(b[6])<<8 | uint64(b[7])
+		h0 := closestGram(uint32(x>>40) & 0xFFFFFF)
+		h1 := closestGram(uint32(x>>32) & 0xFFFFFF)
+		h2 := closestGram(uint32(x>>24) & 0xFFFFFF)
+		h3 := closestGram(uint32(x>>16) & 0xFFFFFF)
+		h4 := closestGram(uint32(x>>8) & 0xFFFFFF)
+		h5 := closestGram(uint32(x) & 0xFFFFFF)
+		n += uint64(grams[h0]) + uint64(grams[h1]) + uint64(grams[h2]) +
+			uint64(grams[h3]) + uint64(grams[h4]) + uint64(grams[h5])
+	}
+	v := uint32(core[i])<<8 | uint32(core[i+1])
+	for i += 2; i < len(core); i++ {
 		v = (v<<8 | uint32(core[i])) & 0xFFFFFF
 		h := closestGram(v)
-		n += int(sc.grams[h>>6] >> (h & 63) & 1)
+		n += uint64(grams[h])
 	}
-	return int32(min(n, sc.maxGr))
+	return int32(min(n, uint64(sc.maxGr)))
 }
 
-// scan is the first step: one pass over text that records line starts and
-// keeps the best windows by exact-line votes and by trigram overlap.
+// scan is the first step: it records line starts and keeps the best windows
+// by exact-line votes and by trigram overlap. Scoring the lines is nearly all
+// the work and each line is scored alone, so a big file's second half is
+// scored on another core; the windows are then ranked in one serial pass
+// over the lines' scores, so the result is the serial scan's, ties and
+// windows across the split included.
 func (sc *closestScratch) scan(text string) {
+	split := len(text)
+	if len(text) >= closestSplitMin && runtime.GOMAXPROCS(0) > 1 {
+		if i := strings.IndexByte(text[len(text)/2:], '\n'); i >= 0 {
+			split = len(text)/2 + i + 1
+		}
+	}
+	sc.scanAt(text, split)
+}
+
+// scanAt is scan with the second half starting at byte split, a line start
+// (len(text) for no second half).
+func (sc *closestScratch) scanAt(text string, split int) {
+	second := &sc.second
+	second.reset()
+	if split < len(text) {
+		sc.wg.Go(func() { sc.lines(text, split, len(text), second) })
+	}
+	first := &closestLines{off: sc.off[:0], score: sc.score[:0]}
+	sc.lines(text, 0, split, first)
+	sc.off, sc.score = first.off, first.score
+	sc.size = len(text)
+
 	m := len(sc.search)
 	d := max(1, m/2) // windows closer than this belong to the same peak
 	sc.votes, sc.tris = closestTop{}, closestTop{}
@@ -321,18 +432,63 @@ func (sc *closestScratch) scan(text string) {
 	sc.tring = closestGrow(sc.tring, m)
 	clear(sc.vring)
 	clear(sc.tring)
-	var tsum int32
-	sc.off = sc.off[:0]
-	j := 0
-	for start := 0; start < len(text); j++ {
-		sc.off = append(sc.off, start)
-		end, next := len(text), len(text)
-		if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
+	var r closestRun
+	sc.windows(sc.score, &r, d)
+	sc.wg.Wait()
+	sc.windows(second.score, &r, d)
+	n := r.j
+	sc.n = n
+	for f := n - m + 1; f < n; f++ {
+		sc.votes.offer(sc.vring[(f+m)%m], f, d)
+	}
+	if n < m {
+		sc.tris.offer(float64(r.tsum), 0, d)
+	}
+}
+
+// closestLines holds what the first step needs of each line of a run of
+// lines: where it starts and its score.
+type closestLines struct {
+	off   []int
+	score []closestScore
+}
+
+// closestScore is a line's trigram score and the first SEARCH line equal to
+// it once trimmed (-1 for none; sc.next chains the others).
+type closestScore struct{ g, hit int32 }
+
+func (ls *closestLines) reset() {
+	ls.off, ls.score = ls.off[:0], ls.score[:0]
+}
+
+// lines scores the lines that start in text[from:to]; to is a line start or
+// len(text). It only reads sc, so that two runs may score at once.
+func (sc *closestScratch) lines(text string, from, to int, out *closestLines) {
+	search := sc.search
+	short := len(search) <= 16
+	// Sized at once: grown by appending, these slices left a big file's
+	// process twice their size in garbage and page faults.
+	nl := strings.Count(text[from:to], "\n") + 1
+	off, score := slices.Grow(out.off, nl), slices.Grow(out.score, nl)
+	for start := from; start < to; {
+		off = append(off, start)
+		end, next := to, to
+		if i := strings.IndexByte(text[start:to], '\n'); i >= 0 {
 			end, next = start+i, start+i+1
 		}
 		// Trim by hand: cheaper than closestSplit, which this loop does
 		// not need.
 		a, b := start, end
+		// Indentation of spaces goes eight at a time: a byte at a time
+		// it cost Python code a third of this loop.
+		for a+8 <= b {
+			w := text[a : a+8]
+			if uint64(w[0])|uint64(w[1])<<8|uint64(w[2])<<16|uint64(w[3])<<24|
+				uint64(w[4])<<32|uint64(w[5])<<40|uint64(w[6])<<48|uint64(w[7])<<56 != 0x2020202020202020 {
+				break
+			}
+			a += 8
+		}
 		for a < b && closestIsSpace(text[a]) {
 			a++
 		}
@@ -342,43 +498,65 @@ func (sc *closestScratch) scan(text string) {
 		core := text[a:b]
 		start = next
 
-		// Exact lines vote for window start j-i. The vote ring holds the
-		// starts j-m+1..j; start j is new on this line.
-		slot := j % m
-		sc.vring[slot] = 0
-		if core != "" {
-			if sc.exact == nil || len(sc.search) <= 16 {
-				for i := range sc.search {
-					if sc.search[i].core == core {
-						sc.vring[(j-i+m)%m] += float64(len(core))
+		h := int32(-1)
+		if core != "" && sc.lens>>(len(core)&63)&1 != 0 {
+			if short {
+				for i := range search {
+					if search[i].core == core {
+						h = int32(i)
+						break
 					}
 				}
 			} else if i, ok := sc.exact[core]; ok {
-				for ; i >= 0; i = sc.next[i] {
-					sc.vring[(j-int(i)+m)%m] += float64(len(core))
-				}
+				h = i
 			}
 		}
-		// Trigram overlap summed over the last m lines.
-		g := sc.gramScore(core)
-		tsum += g - sc.tring[slot]
-		sc.tring[slot] = g
+		score = append(score, closestScore{sc.gramScore(core), h})
+	}
+	out.off, out.score = off, score
+}
 
-		// Window start j-m+1 has all its votes now.
+// closestRun carries the serial pass over windows from one run of lines to
+// the next.
+type closestRun struct {
+	j, slot int // lines seen; j % len(SEARCH)
+	tsum    int32
+}
+
+// windows feeds the scores of a run of lines to the sliding windows and
+// offers each window to the two signals once all its lines are in.
+func (sc *closestScratch) windows(score []closestScore, r *closestRun, d int) {
+	m := len(sc.search)
+	search, next := sc.search, sc.next
+	vring, tring := sc.vring[:m], sc.tring[:m]
+	j, slot, tsum := r.j, r.slot, r.tsum
+	for _, ls := range score {
+		// Exact lines vote for window start j-i. The vote ring holds the
+		// starts j-m+1..j at index start%m; start j is new on this line.
+		vring[slot] = 0
+		for i := ls.hit; i >= 0; i = next[i] {
+			s := slot - int(i)
+			if s < 0 {
+				s += m
+			}
+			vring[s] += float64(len(search[i].core))
+		}
+		// Trigram overlap summed over the last m lines.
+		tsum += ls.g - tring[slot]
+		tring[slot] = ls.g
+		if slot++; slot == m {
+			slot = 0
+		}
+		// Window start j-m+1 has all its votes now; it sits at the
+		// slot of start j+1.
 		f := j - m + 1
-		sc.votes.offer(sc.vring[(f+m)%m], f, d)
+		sc.votes.offer(vring[slot], f, d)
 		if f >= 0 {
 			sc.tris.offer(float64(tsum), f, d)
 		}
+		j++
 	}
-	sc.off = append(sc.off, len(text))
-	n := j
-	for f := n - m + 1; f < n; f++ {
-		sc.votes.offer(sc.vring[(f+m)%m], f, d)
-	}
-	if n < m {
-		sc.tris.offer(float64(tsum), 0, d)
-	}
+	r.j, r.slot, r.tsum = j, slot, tsum
 }
 
 func closestGrow[T any](s []T, n int) []T {
@@ -391,7 +569,7 @@ func closestGrow[T any](s []T, n int) []T {
 // best is the second step: score the first step's windows, then try the best
 // of them again shifted and resized by a line.
 func (sc *closestScratch) best(text string) closestWindow {
-	n, m := len(sc.off)-1, len(sc.search)
+	n, m := sc.n, len(sc.search)
 	k0 := min(m, n)
 	var firsts [2 * closestPerSignal]closestWindow
 	nf := 0
@@ -455,9 +633,22 @@ func closestBetter(a, b closestWindow, m int) bool {
 	return a.k < b.k
 }
 
+// start returns where file line j starts; start(n) is len(text). The line
+// starts stay in two slices, one per half, rather than being copied into
+// one.
+func (sc *closestScratch) start(j int) int {
+	if j < len(sc.off) {
+		return sc.off[j]
+	}
+	if j -= len(sc.off); j < len(sc.second.off) {
+		return sc.second.off[j]
+	}
+	return sc.size
+}
+
 // line returns file line j without its line break.
 func (sc *closestScratch) line(text string, j int) string {
-	l := text[sc.off[j]:sc.off[j+1]]
+	l := text[sc.start(j):sc.start(j+1)]
 	if l != "" && l[len(l)-1] == '\n' {
 		l = l[:len(l)-1]
 	}
