@@ -117,23 +117,28 @@ func occurrencesSlow(text, search string, limit int) []int {
 // lines: the offset of the only place it occurs, or -1. Strict mode reports
 // that line instead of a bare "not found". A place that misses only
 // indentation or trailing blanks is no partial line: that block is not
-// found, and the closest match shows the difference.
-func partialLine(text, search string) int {
+// found, and the closest match shows the difference. places says how
+// often search occurs at all: 0, 1, or 2 for two or more (explainMiss
+// needs no second scan of the file for fewer than two: issue 18).
+func partialLine(text, search string) (at, places int) {
 	s := strings.TrimSuffix(search, "\n")
 	if strings.TrimSpace(s) == "" {
-		return -1
+		return -1, 0
 	}
 	f := newFinder(s)
 	i := f.index(text, 0)
-	if i < 0 || f.index(text, i+1) >= 0 {
-		return -1
+	if i < 0 {
+		return -1, 0
+	}
+	if f.index(text, i+1) >= 0 {
+		return -1, 2
 	}
 	ls := strings.LastIndexByte(text[:i], '\n') + 1
 	le := indexByteFrom(text, i+len(s), '\n')
 	if isBlank(text[ls:i]) && isBlank(text[i+len(s):le]) {
-		return -1
+		return -1, 1
 	}
-	return i
+	return i, 1
 }
 
 // isBlankByte reports whether c is indentation or trailing white space.

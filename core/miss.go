@@ -8,9 +8,10 @@ import (
 // explainMiss sharpens the problem of a block that matched nowhere, after
 // notFound wrote it: a SEARCH that occurs in several places inside lines is
 // ambiguous, not missing; and the Fix never suggests --fuzzy to a run that
-// already climbed the ladder.
-func (v *validator) explainMiss(b *Block, d *doc, p *Problem) {
-	if p.Kind == KindNotFound {
+// already climbed the ladder. places is how often SEARCH occurs inside
+// lines (partialLine's count: 2 for two or more).
+func (v *validator) explainMiss(b *Block, d *doc, p *Problem, places int) {
+	if p.Kind == KindNotFound && places > 1 {
 		if occ := partialOccurrences(d.text(), b.Search, maxOccurrences); len(occ) > 1 {
 			v.partialAmbiguous(b, d, p, occ)
 		}

@@ -386,8 +386,8 @@ func (v *validator) locateOcc(b *Block, d *doc, occ []int) match {
 			return m
 		}
 	}
-	p := v.notFound(b, d)
-	v.explainMiss(b, d, p)
+	p, places := v.notFound(b, d)
+	v.explainMiss(b, d, p, places)
 	return match{problem: p}
 }
 
@@ -415,14 +415,17 @@ func (v *validator) ambiguous(b *Block, d *doc, occ []int) *Problem {
 	return p
 }
 
-func (v *validator) notFound(b *Block, d *doc) *Problem {
-	if at := partialLine(d.text(), b.Search); at >= 0 {
+// notFound writes the problem of a block that matched nowhere; places is
+// partialLine's count of SEARCH's places inside lines.
+func (v *validator) notFound(b *Block, d *doc) (*Problem, int) {
+	at, places := partialLine(d.text(), b.Search)
+	if at >= 0 {
 		line := d.lineOf(at) + 1
 		p := v.fail(b, KindPartialLine,
 			fmt.Sprintf("SEARCH matches only part of line %d of %s; SEARCH must hold whole lines", line, b.Path),
 			"copy the whole line into SEARCH (and REPLACE), or run with --fuzzy to widen it to whole lines")
 		p.Line = line
-		return p
+		return p, places
 	}
 	p := v.fail(b, KindNotFound, "SEARCH block not found in file content.",
 		"copy the exact lines from the file into SEARCH (whitespace and all), or run with --fuzzy")
@@ -430,7 +433,7 @@ func (v *validator) notFound(b *Block, d *doc) *Problem {
 		p.Candidates = []Candidate{c}
 		p.Line = c.Line
 	}
-	return p
+	return p, places
 }
 
 // change turns the running state of a file into what the commit writes.
