@@ -125,6 +125,16 @@ func lineOffsets(text []byte, lines []int) map[int]int {
 	out := make(map[int]int, len(sorted))
 	line, off := 0, 0
 	for _, want := range sorted {
+		// Whole chunks are skipped by their newline count (SIMD), not
+		// line by line: one IndexByte call a line cost W2 0.2 ms for the
+		// 20,000 lines above its edit (issue 18).
+		for line < want && len(text)-off > lineChunk {
+			n := bytes.Count(text[off:off+lineChunk], []byte{'\n'})
+			if line+n >= want {
+				break
+			}
+			off, line = off+lineChunk, line+n
+		}
 		for line < want && off < len(text) {
 			i := bytes.IndexByte(text[off:], '\n')
 			if i < 0 {
@@ -141,6 +151,9 @@ func lineOffsets(text []byte, lines []int) map[int]int {
 	}
 	return out
 }
+
+// lineChunk is the stride of lineOffsets' skipping.
+const lineChunk = 4096
 
 // nearestBlock returns the block whose new lines hold line, or the closest.
 func nearestBlock(lines []core.BlockLines, line int) int {
