@@ -8,12 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"time"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/fsrb/fsrb/internal/buildinfo"
 	"github.com/fsrb/fsrb/lsp"
 )
 
@@ -28,7 +28,7 @@ func main() {
 	flag.Bool("stdio", false, "use stdin/stdout (the default and only transport)")
 	flag.Parse()
 	if *showVersion {
-		fmt.Println("fsrb-lsp", buildVersion())
+		fmt.Println("fsrb-lsp", buildinfo.Version(version))
 		return
 	}
 	logger, closeLog, err := newLogger(*logFile)
@@ -41,7 +41,7 @@ func main() {
 	session := lsp.Serve(context.Background(), stdio{}, lsp.Options{
 		Logger:   logger,
 		Debounce: lsp.DefaultDebounce,
-		Version:  buildVersion(),
+		Version:  buildinfo.Version(version),
 	})
 	code := 1 // the client went away without "exit"
 	select {
@@ -86,13 +86,3 @@ func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
 func (stdio) Close() error { return os.Stdin.Close() }
 
 var _ io.ReadWriteCloser = stdio{}
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}

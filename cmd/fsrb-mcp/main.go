@@ -7,12 +7,10 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime/debug"
 	"syscall"
 
@@ -20,7 +18,9 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/fsrb/fsrb/internal/buildinfo"
 	"github.com/fsrb/fsrb/mcp"
+	"github.com/fsrb/fsrb/pipeline"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -58,17 +58,17 @@ func serve(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage+set.FlagUsages())
 		return 0
 	case *showVersion:
-		fmt.Fprintln(stdout, "fsrb-mcp", buildVersion())
+		fmt.Fprintln(stdout, "fsrb-mcp", buildinfo.Version(version))
 		return 0
 	}
 	if set.NArg() > 0 {
 		return usageError(stderr, "takes no arguments")
 	}
-	resolved, err := resolveRoot(*root)
+	resolved, _, err := pipeline.ResolveRoot(*root)
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
-	srv, err := mcp.New(mcp.Options{Root: resolved, Explicit: *root != "", Version: buildVersion()})
+	srv, err := mcp.New(mcp.Options{Root: resolved, Explicit: *root != "", Version: buildinfo.Version(version)})
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
@@ -84,38 +84,4 @@ func serve(args []string, stdout, stderr io.Writer) int {
 func usageError(stderr io.Writer, msg string) int {
 	fmt.Fprintf(stderr, "fsrb: mcp: %s\nRun 'fsrb mcp -h' for usage.\n", msg)
 	return 2
-}
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
-
-// resolveRoot is the CLI's (cmd/fsrb/run.go): the root, absolute, with its
-// symlinks resolved; the working directory when none is given.
-func resolveRoot(root string) (string, error) {
-	if root == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", fmt.Errorf("cannot read the working directory: %v", err)
-		}
-		root = wd
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", fmt.Errorf("bad --root %q: %v", root, err)
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return "", fmt.Errorf("bad --root %q: %v", root, errors.Unwrap(err))
-	}
-	if !st.IsDir() {
-		return "", fmt.Errorf("bad --root %q: not a directory", root)
-	}
-	return filepath.EvalSymlinks(abs)
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -14,6 +12,7 @@ import (
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/core/commit"
 	"github.com/fsrb/fsrb/core/report"
+	"github.com/fsrb/fsrb/internal/buildinfo"
 	"github.com/fsrb/fsrb/pipeline"
 )
 
@@ -84,13 +83,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage+fs.FlagUsages())
 		return exitOK
 	case f.version:
-		fmt.Fprintln(stdout, "fsrb", buildVersion())
+		fmt.Fprintln(stdout, "fsrb", buildinfo.Version(version))
 		return exitOK
 	}
 	if !core.ValidFormat(f.format) {
 		return usageError(stderr, fmt.Sprintf("unknown --format %q; use one of %s", f.format, strings.Join(core.Formats, ", ")))
 	}
-	root, given, err := resolveRoot(f.root)
+	root, given, err := pipeline.ResolveRoot(f.root)
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
@@ -116,41 +115,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func usageError(stderr io.Writer, msg string) int {
 	fmt.Fprintf(stderr, "fsrb: %s\nRun 'fsrb -h' for usage.\n", msg)
 	return exitUsage
-}
-
-func buildVersion() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
-
-// resolveRoot returns the root with its symlinks resolved, and as given
-// (absolute): patches may spell absolute paths either way.
-func resolveRoot(root string) (resolved, given string, err error) {
-	if root == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", "", fmt.Errorf("cannot read the working directory: %v", err)
-		}
-		root = wd
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", "", fmt.Errorf("bad --root %q: %v", root, err)
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return "", "", fmt.Errorf("bad --root %q: %v", root, errors.Unwrap(err))
-	}
-	if !st.IsDir() {
-		return "", "", fmt.Errorf("bad --root %q: not a directory", root)
-	}
-	resolved, err = filepath.EvalSymlinks(abs)
-	return resolved, abs, err
 }
 
 // maxPatch bounds the patch text (SECURITY.md): 10,000 blocks take about
