@@ -49,14 +49,18 @@ func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for i, fc := range plan.Files {
-		if fc.Action == core.ActionDelete || len(fc.Lines) == 0 || languageOf(&plan.Files[i]) == nil {
+		if fc.Action == core.ActionDelete || len(fc.Lines) == 0 {
+			continue
+		}
+		lang := languageOf(&plan.Files[i])
+		if lang == nil {
 			continue
 		}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			perFile[i] = c.fileSyntaxProblems(plan, &plan.Files[i])
+			perFile[i] = c.fileSyntaxProblems(plan, &plan.Files[i], lang)
 		}()
 	}
 	wg.Wait()
@@ -85,19 +89,13 @@ func languageOf(fc *core.FileChange) *Language {
 	return LanguageFor(fc.Path, head)
 }
 
-func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange) core.Problems {
+func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange, lang *Language) core.Problems {
 	var out core.Problems
-	var want []int // 0-based lines whose start offsets are needed
-	for _, l := range fc.Lines {
-		want = append(want, l.Line-1, l.EndLine)
+	errs, ok := c.localSyntaxErrors(fc, lang)
+	if !ok {
+		errs = c.wholeSyntaxErrors(fc, lang)
 	}
-	at := lineOffsets(fc.Bytes(), want)
-	ranges := make([][2]int, 0, len(fc.Lines))
-	for _, l := range fc.Lines {
-		start := at[l.Line-1]
-		ranges = append(ranges, [2]int{start, max(start, at[l.EndLine])})
-	}
-	for _, e := range c.SyntaxErrors(fc.Path, fc.Old, fc.Bytes(), ranges) {
+	for _, e := range errs {
 		block := nearestBlock(fc.Lines, e.Line)
 		detail := ""
 		if e.Missing != "" {
@@ -114,6 +112,29 @@ func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange) core.Pr
 		out = append(out, p)
 	}
 	return out
+}
+
+// wholeSyntaxErrors is the syntax check of fc on its whole old and new
+// content.
+func (c *Cache) wholeSyntaxErrors(fc *core.FileChange, lang *Language) []SyntaxError {
+	after := fc.Bytes()
+	return c.syntaxErrors(lang, fc.Path, fc.Old, after, editRanges(fc.Lines, after, 0))
+}
+
+// editRanges returns the byte ranges in text of the blocks' new lines,
+// text being the new content from its line first on.
+func editRanges(lines []core.BlockLines, text []byte, first int) [][2]int {
+	var want []int // 0-based lines of text whose start offsets are needed
+	for _, l := range lines {
+		want = append(want, l.Line-1-first, l.EndLine-first)
+	}
+	at := lineOffsets(text, want)
+	ranges := make([][2]int, 0, len(lines))
+	for _, l := range lines {
+		start := at[l.Line-1-first]
+		ranges = append(ranges, [2]int{start, max(start, at[l.EndLine-first])})
+	}
+	return ranges
 }
 
 // lineOffsets returns the start offset of each wanted 0-based line of text

@@ -40,6 +40,11 @@ func (c *Cache) SyntaxErrors(path string, before, after []byte, editedRanges [][
 	if lang == nil {
 		return nil
 	}
+	return c.syntaxErrors(lang, path, before, after, editedRanges)
+}
+
+// syntaxErrors is SyntaxErrors with the language known.
+func (c *Cache) syntaxErrors(lang *Language, path string, before, after []byte, editedRanges [][2]int) []SyntaxError {
 	if !c.WholeFiles || len(after) > MaxSyntaxCheck {
 		if errs, ok := windowSyntaxErrors(context.Background(), c.timeout(), lang, path, before, after, alignEdits(before, after, editedRanges)); ok {
 			return errs
@@ -150,13 +155,22 @@ type editRegion struct{ aStart, aEnd, bStart, bEnd int }
 // after is found again in before, in order. When the ranges do not fit the
 // texts, the whole difference is one region.
 func alignEdits(before, after []byte, ranges [][2]int) []editRegion {
+	if out, ok := alignRanges(before, after, ranges); ok {
+		return out
+	}
+	return []editRegion{diffRegion(before, after)}
+}
+
+// alignRanges is alignEdits without the fallback: ok is false where
+// alignEdits gives the whole difference as one region.
+func alignRanges(before, after []byte, ranges [][2]int) ([]editRegion, bool) {
 	rs := normalizeRanges(ranges, len(after))
 	if len(rs) == 0 {
-		return []editRegion{diffRegion(before, after)}
+		return nil, false
 	}
 	out := make([]editRegion, len(rs))
 	if !bytes.HasPrefix(before, after[:rs[0][0]]) {
-		return []editRegion{diffRegion(before, after)}
+		return nil, false
 	}
 	bPos := rs[0][0]
 	for i, r := range rs {
@@ -165,7 +179,7 @@ func alignEdits(before, after []byte, ranges [][2]int) []editRegion {
 			gap := after[r[1]:rs[i+1][0]]
 			j := indexLong(before[bPos:], gap)
 			if j < 0 {
-				return []editRegion{diffRegion(before, after)}
+				return nil, false
 			}
 			out[i].bEnd = bPos + j
 			bPos = bPos + j + len(gap)
@@ -175,9 +189,9 @@ func alignEdits(before, after []byte, ranges [][2]int) []editRegion {
 	tail := after[last.aEnd:]
 	last.bEnd = len(before) - len(tail)
 	if last.bEnd < last.bStart || !bytes.HasSuffix(before, tail) {
-		return []editRegion{diffRegion(before, after)}
+		return nil, false
 	}
-	return out
+	return out, true
 }
 
 // indexLong is strings.Index or bytes.Index for a needle that may be long

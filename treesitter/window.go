@@ -49,6 +49,11 @@ func windowSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Langua
 	if !ok {
 		return nil, false
 	}
+	return windowsSyntaxErrors(ctx, timeout, lang, path, before, after, ws)
+}
+
+// windowsSyntaxErrors is windowSyntaxErrors on windows found.
+func windowsSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Language, path string, before, after []byte, ws []window) ([]SyntaxError, bool) {
 	var out []SyntaxError
 	for _, w := range ws {
 		if w.bStart < 0 || w.bEnd > len(before) || w.bStart > w.bEnd || w.bEnd-w.bStart > MaxSyntaxCheck {
