@@ -19,11 +19,11 @@ type workload struct {
 	cliRuns int // whole-process runs
 }
 
-func w1() *workload      { return &workload{gen.W1(), 300, 15} }
-func w2() *workload      { return &workload{gen.W2(), 300, 15} }
-func w3() *workload      { return &workload{gen.W3(), 300, 15} }
-func w4(n int) *workload { return &workload{gen.W4(n), 100, 15} }
-func w5() *workload      { return &workload{gen.W5(), 300, 15} }
+func w1() *workload      { return &workload{gen.W1(), 300, 31} }
+func w2() *workload      { return &workload{gen.W2(), 300, 31} }
+func w3() *workload      { return &workload{gen.W3(), 300, 31} }
+func w4(n int) *workload { return &workload{gen.W4(n), 100, 31} }
+func w5() *workload      { return &workload{gen.W5(), 300, 31} }
 func w6() *workload      { return &workload{gen.W6(), 5, 5} }
 
 // chatAnswer is a Markdown chat answer of about n lines: prose, and W1's
