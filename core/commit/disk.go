@@ -7,7 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/fsrb/fsrb/core"
@@ -191,7 +194,50 @@ func readRegular(full string) ([]byte, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: full, Err: core.ErrNotRegular}
 	}
+	if fi.Size() >= parallelReadMin && runtime.GOMAXPROCS(0) > 1 {
+		if buf, ok := readParallel(f, fi.Size()); ok {
+			return buf, nil
+		}
+	}
 	return readSized(f, fi.Size())
+}
+
+// parallelReadMin is the smallest file readParallel reads.
+const parallelReadMin = 8 << 20
+
+// readParallel reads a big file as two or more ranges at once (pread, one
+// goroutine a range). Most of a big read's time is the kernel faulting in
+// and zeroing the new buffer's pages and copying into them, page by page;
+// split over two cores, a 100 MB file read in 44 -> 24 ms here. ok is
+// false when the file is not size bytes long any more (it shrank or
+// grew since Stat): the caller then reads it in one stream, as a
+// changing file always was.
+func readParallel(f *os.File, size int64) ([]byte, bool) {
+	buf := make([]byte, size+1)
+	parts := int64(min(runtime.GOMAXPROCS(0), 4))
+	var wg sync.WaitGroup
+	var short atomic.Bool
+	for k := range parts {
+		lo, hi := size*k/parts, size*(k+1)/parts
+		wg.Go(func() {
+			for lo < hi {
+				n, err := f.ReadAt(buf[lo:hi], lo)
+				lo += int64(n)
+				if err != nil && lo < hi {
+					short.Store(true)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if short.Load() {
+		return nil, false
+	}
+	if n, _ := f.ReadAt(buf[size:], size); n != 0 {
+		return nil, false // grew since Stat
+	}
+	return buf[:size], true
 }
 
 // readSized reads f to its end into a buffer of the size Stat gave (plus
