@@ -10,7 +10,7 @@ import (
 
 // mcpBinary is the MCP server's own binary (cmd/fsrb-mcp). The CLI does not
 // link the MCP SDK (net/http, crypto, JSON Schema and gob inits: 0.7 ms of
-// every fsrb start-up, README "Performance"): "fsrb mcp" runs fsrb-mcp in
+// every fsrb start-up, docs/PERFORMANCE.md): "fsrb mcp" runs fsrb-mcp in
 // its place.
 const mcpBinary = "fsrb-mcp"
 
