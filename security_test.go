@@ -23,20 +23,7 @@ func TestNoNetworkNoExec(t *testing.T) {
 		"os/exec": true, "plugin": true, "crypto/tls": true,
 	}
 	checked := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (path == "editors" || path == "testdata" || path == "bench" || strings.HasPrefix(d.Name(), ".")) && path != "." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
+	shippedGoFiles(t, parser.ImportsOnly, func(path string, f *ast.File) {
 		checked++
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
@@ -44,11 +31,7 @@ func TestNoNetworkNoExec(t *testing.T) {
 				t.Errorf("%s imports %s", path, p)
 			}
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	if checked < 20 {
 		t.Fatalf("only %d files checked", checked)
 	}
@@ -65,21 +48,7 @@ func TestOneProgramStarted(t *testing.T) {
 	}
 	allowed := map[string]bool{"cmd/fsrb/mcp_unix.go": true, "cmd/fsrb/mcp_other.go": true}
 	found := map[string]bool{}
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (path == "editors" || path == "testdata" || path == "bench" || strings.HasPrefix(d.Name(), ".")) && path != "." {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-		if err != nil {
-			return err
-		}
-		path = filepath.ToSlash(path)
+	shippedGoFiles(t, 0, func(path string, f *ast.File) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			sel, ok := n.(*ast.SelectorExpr)
 			if !ok {
@@ -93,14 +62,37 @@ func TestOneProgramStarted(t *testing.T) {
 			}
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	for path := range allowed {
 		if !found[path] {
 			t.Errorf("%s no longer starts fsrb-mcp: update this test and SECURITY.md 4", path)
 		}
+	}
+}
+
+// shippedGoFiles parses, with mode, every non-test Go file of what ships
+// (not editors/, testdata/, bench/ or hidden folders) and hands it to
+// check with its slash path.
+func shippedGoFiles(t *testing.T, mode parser.Mode, check func(path string, f *ast.File)) {
+	t.Helper()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (path == "editors" || path == "testdata" || path == "bench" || strings.HasPrefix(d.Name(), ".")) && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, mode)
+		if err != nil {
+			return err
+		}
+		check(filepath.ToSlash(path), f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
