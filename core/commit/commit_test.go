@@ -348,3 +348,20 @@ func TestChangeDuringTheWritesIsNotOverwritten(t *testing.T) {
 		assertNoTemps(t, root)
 	}
 }
+
+// Pending decodes only the manifests that hold the word "pending": a
+// committed journal whose file is named pending.txt is read whole and
+// found committed.
+func TestPendingReadsOnlyWhatCanBePending(t *testing.T) {
+	root, opt := workspace(t)
+	write(t, root, "pending.txt", "0", 0o644)
+	write(t, root, "n.txt", "0", 0o644)
+	for _, fc := range []core.FileChange{modify("n.txt", "0", "1"), modify("pending.txt", "0", "1")} {
+		if _, err := commit.Commit(root, []core.FileChange{fc}, opt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pending, err := commit.Pending(root, opt); err != nil || pending {
+		t.Errorf("Pending = %v, %v; want false: every journal is committed", pending, err)
+	}
+}

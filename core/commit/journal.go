@@ -1,6 +1,7 @@
 package commit
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -186,6 +187,43 @@ func (s *store) journals() ([]journal, error) {
 	}
 	sort.Slice(out, func(i, k int) bool { return out[i].dir < out[k].dir })
 	return out, nil
+}
+
+// anyPending reports whether a transaction of the store was interrupted.
+// Every run of the CLI asks, and a workspace keeps its last commits for
+// undo: decoding all their manifests on every run cost a small dry run
+// 0.03-0.07 ms of its 2 ms (ten kept commits; issue 18). A manifest that
+// does not hold the word
+// "pending" anywhere cannot be in that state, so only the others are
+// decoded.
+func (s *store) anyPending() (bool, error) {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return false, err
+	}
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(s.dir, e.Name())
+		data, err := os.ReadFile(filepath.Join(dir, manifestName))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return false, err
+		case !bytes.Contains(data, []byte(statePending)):
+			continue
+		}
+		var m manifest
+		if err := json.Unmarshal(data, &m); err != nil {
+			return false, fmt.Errorf("journal %s is damaged: %w", dir, err)
+		}
+		if m.State == statePending {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // pending lists the interrupted transactions, newest first: rolling back

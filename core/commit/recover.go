@@ -121,11 +121,7 @@ func Pending(root string, opt Options) (bool, error) {
 		return false, err
 	}
 	defer st.close()
-	js, err := st.journals()
-	if err != nil {
-		return false, err
-	}
-	return len(pending(js)) > 0, nil
+	return st.anyPending()
 }
 
 // Undo restores the files of the last commit not yet undone, as one
