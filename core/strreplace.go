@@ -161,15 +161,17 @@ func spliceAll(d *doc, occ []int, search, repl string) {
 // substrings returns the offsets of search in text, left to right and not
 // overlapping, at most limit of them (-1: all). An overlapping second
 // place counts too when limit is 2 (the uniqueness check): "aa" is not
-// unique in "aaa".
+// unique in "aaa". It searches with the finder, as occurrences does:
+// strings.Index falls back to Rabin-Karp on an old_string that starts with
+// indentation, as most do.
 func substrings(text, search string, limit int) []int {
 	var out []int
-	for from := 0; from <= len(text)-len(search); {
-		i := strings.Index(text[from:], search)
-		if i < 0 {
+	f := newFinder(search)
+	for from := 0; ; {
+		at := f.index(text, from)
+		if at < 0 {
 			break
 		}
-		at := from + i
 		out = append(out, at)
 		if limit > 0 && len(out) >= limit {
 			break
