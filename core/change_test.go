@@ -31,11 +31,14 @@ func headFiles() (MapFS, string) {
 	return MapFS(files), patch
 }
 
-// Head(n) is Bytes()[:n] without building the content, for every kind of
-// doc (headFiles).
-func TestFileChangeHead(t *testing.T) {
+// eachHeadChange validates headFiles' patch twice and hands check each
+// file change of the first plan, named, with the same change's Bytes()
+// from the second: once before and once after the first change's own
+// Bytes() are built, so that a method reads from the doc and from the
+// built bytes alike.
+func eachHeadChange(t *testing.T, check func(name string, fc FileChange, want []byte)) {
+	t.Helper()
 	fsys, patch := headFiles()
-	// Twice: Head before Bytes (from the doc) and after (from the bytes).
 	for _, built := range []bool{false, true} {
 		plan := Validate(Parse(patch, ParseOptions{}), fsys, Options{})
 		if !plan.OK() {
@@ -50,33 +53,28 @@ func TestFileChangeHead(t *testing.T) {
 			if built {
 				fc.Bytes()
 			}
-			for n := 0; n <= len(want)+2; n++ {
-				got := fc.Head(n)
-				if w := want[:min(n, len(want))]; !bytes.Equal(got, w) {
-					t.Errorf("%s built=%v Head(%d) = %q, want %q", fc.Path, built, n, got, w)
-				}
-			}
+			check(fmt.Sprintf("%s built=%v", fc.Path, built), fc, want)
 		}
 	}
+}
+
+// Head(n) is Bytes()[:n] without building the content, for every kind of
+// doc (headFiles).
+func TestFileChangeHead(t *testing.T) {
+	eachHeadChange(t, func(name string, fc FileChange, want []byte) {
+		for n := 0; n <= len(want)+2; n++ {
+			got := fc.Head(n)
+			if w := want[:min(n, len(want))]; !bytes.Equal(got, w) {
+				t.Errorf("%s Head(%d) = %q, want %q", name, n, got, w)
+			}
+		}
+	})
 }
 
 // WriteTo writes exactly Bytes(), before and after Bytes built them, for
 // the docs of TestFileChangeHead, a change made by hand, and a delete.
 func TestFileChangeWriteTo(t *testing.T) {
-	fsys, patch := headFiles()
-	for _, built := range []bool{false, true} {
-		plan := Validate(Parse(patch, ParseOptions{}), fsys, Options{})
-		if !plan.OK() {
-			t.Fatalf("plan: %v", plan.Problems)
-		}
-		other := Validate(Parse(patch, ParseOptions{}), fsys, Options{})
-		for i, fc := range plan.Files {
-			if built {
-				fc.Bytes()
-			}
-			checkWriteTo(t, fmt.Sprintf("%s built=%v", fc.Path, built), fc, other.Files[i].Bytes())
-		}
-	}
+	eachHeadChange(t, func(name string, fc FileChange, want []byte) { checkWriteTo(t, name, fc, want) })
 	checkWriteTo(t, "WithBytes", FileChange{}.WithBytes([]byte("by hand\r\n")), []byte("by hand\r\n"))
 	checkWriteTo(t, "WithBytes(nil)", FileChange{}.WithBytes(nil), nil)
 	checkWriteTo(t, "delete", FileChange{Action: ActionDelete}, nil)

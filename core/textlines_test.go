@@ -53,17 +53,7 @@ func checkNewLines(t *testing.T, name string, fc FileChange, want []byte) {
 // NewLines and NewLen answer as Bytes() does, for every kind of doc, before
 // and after Bytes() is built, and for a change made by hand.
 func TestFileChangeNewLines(t *testing.T) {
-	fsys, patch := headFiles()
-	for _, built := range []bool{false, true} {
-		plan := Validate(Parse(patch, ParseOptions{}), fsys, Options{})
-		other := Validate(Parse(patch, ParseOptions{}), fsys, Options{})
-		for i, fc := range plan.Files {
-			if built {
-				fc.Bytes()
-			}
-			checkNewLines(t, fmt.Sprintf("%s built=%v", fc.Path, built), fc, other.Files[i].Bytes())
-		}
-	}
+	eachHeadChange(t, func(name string, fc FileChange, want []byte) { checkNewLines(t, name, fc, want) })
 	for _, b := range []string{"by hand\r\nx", "", "a\n", "\ufeff"} {
 		checkNewLines(t, "WithBytes", FileChange{}.WithBytes([]byte(b)), []byte(b))
 	}
