@@ -154,7 +154,7 @@ JSON
   FSRB_URL="http://127.0.0.1:$port/" FSRB_WS="$ws" FSRB_UD="$ud" FSRB_EXPECTED="$here/fixture/after" \
     FSRB_SHOTS="$shots" FSRB_PROFILE="$tmp/profile$n" FSRB_FAILSHOT="$tmp/failure$n.png" \
     FSRB_PLAYWRIGHT="$pw" FSRB_T0="$start" \
-    timeout 240 "$node24" "$here/vscode/run.mjs" || rc=$?
+    timeout 240 "$node24" "$here/vscode/run.mjs" | tee "$tmp/run$n.log" || rc=${PIPESTATUS[0]}
   stop_server
   [ $rc -eq 0 ] && { check_server "$ud" || rc=1; }
   [ $rc -eq 124 ] && rc=3   # the whole attempt timed out: a UI timeout too
@@ -163,8 +163,18 @@ JSON
 
 rc=0
 attempt 1 || rc=$?
+flaky=
 if [ $rc -eq 3 ]; then
   log "RETRY: attempt 1 hit a UI timeout (screenshot: $tmp/failure1.png); retrying the scenario once"
+  keep=1
+  rc=0
+  attempt 2 || rc=$?
+elif [ $rc -eq 1 ] && grep -q '\] FAIL ' "$tmp/run1.log"; then
+  # A check failed in a workbench that is slower on some runs than others
+  # (one run in ten or more, never reproduced on demand): the scenario runs
+  # once more, and a pass says which checks failed the first time.
+  flaky=$(grep -o '\] FAIL .*' "$tmp/run1.log" | cut -c8- | cut -c1-300 | paste -sd'|' -)
+  log "RETRY: attempt 1 failed a check ($flaky); retrying the scenario once"
   keep=1
   rc=0
   attempt 2 || rc=$?
@@ -175,4 +185,5 @@ if [ $rc -ne 0 ]; then
   for f in "$tmp"/code-server*.log; do echo "--- $f (tail)" >&2; tail -15 "$f" >&2; done
   exit 1
 fi
+[ -z "$flaky" ] || log "FLAKY: passed on the second attempt; the first failed: $flaky (logs kept in $tmp)"
 log "e2e-vscode: PASSED in $(elapsed) s"

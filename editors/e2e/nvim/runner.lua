@@ -18,12 +18,13 @@ end
 local function log(fmt, ...)
   io.stdout:write(string.format('[nvim %5dms] ' .. fmt, ms(), ...) .. '\n')
 end
-local failures = 0
+-- The failed checks again at the end: CI shows only the tail of the output.
+local failed = {}
 local function check(cond, what, detail)
   if cond then
     log('ok   %s', what)
   else
-    failures = failures + 1
+    table.insert(failed, what)
     log('FAIL %s%s', what, detail and (': ' .. detail) or '')
   end
   return cond
@@ -927,8 +928,8 @@ local ok, err = xpcall(main, debug.traceback)
 if not ok then
   log('ERROR %s', tostring(err))
   vim.cmd('cquit 2')
-elseif failures > 0 then
-  log('%d check(s) failed', failures)
+elseif #failed > 0 then
+  log('%d check(s) failed: %s', #failed, table.concat(failed, '; '))
   vim.cmd('cquit 1')
 else
   log('all checks passed')

@@ -21,11 +21,12 @@ const T0 = Number(process.env.FSRB_T0 || Date.now() / 1000);
 
 const elapsed = () => (Date.now() / 1000 - T0).toFixed(1).padStart(6);
 const log = (msg) => console.log(`[vscode ${elapsed()}s] ${msg}`);
-let failures = 0;
+// The failed checks again at the end: CI shows only the tail of the output.
+const failed = [];
 function check(cond, what, detail) {
   if (cond) log(`ok   ${what}`);
   else {
-    failures++;
+    failed.push(what);
     log(`FAIL ${what}${detail ? `: ${String(detail).replace(/\s*\n\s*/g, ' | ').slice(0, 1200)}` : ''}`);
   }
   return cond;
@@ -486,8 +487,8 @@ async function goToLine(page, n) {
 
 try {
   await main();
-  if (failures > 0) {
-    log(`${failures} check(s) failed`);
+  if (failed.length > 0) {
+    log(`${failed.length} check(s) failed: ${failed.join('; ')}`);
     process.exit(1);
   }
   log('all checks passed');
