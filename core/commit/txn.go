@@ -80,6 +80,7 @@ func run(disk *Disk, st *store, k kind, undoes string, ops []op, created, prunab
 		return nil, t.abort(err)
 	}
 	st.prune()
+	st.sweepOrphans(time.Now())
 	return t, nil
 }
 
