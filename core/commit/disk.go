@@ -69,10 +69,7 @@ func (d *Disk) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fi, err := os.Stat(d.abs(real)); err == nil && fi.Mode().IsRegular() && fi.Size() > MaxFileSize {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: it holds %d bytes", ErrTooLarge, fi.Size())}
-	}
-	data, err := readRegular(d.abs(real))
+	data, err := readRegular(d.abs(real), MaxFileSize)
 	if err != nil {
 		return nil, relabel(err, name)
 	}
@@ -199,10 +196,12 @@ func resolve(abs string, hops int) (string, error) {
 	return filepath.Join(real, rest), nil
 }
 
-// readRegular reads full only if it is a regular file. Lstat comes first
-// because opening a fifo would block forever; the flags and the Stat of the
-// open file cover a swap between the two.
-func readRegular(full string) ([]byte, error) {
+// readRegular reads full only if it is a regular file of at most limit
+// bytes (0: any size). Lstat comes first because opening a fifo would
+// block forever; the flags and the Stat of the open file cover a swap
+// between the two, and give the size (a Stat before the open was one more
+// call a file: issue 18).
+func readRegular(full string, limit int64) ([]byte, error) {
 	fi, err := os.Lstat(full)
 	if err != nil {
 		return nil, err
@@ -221,6 +220,9 @@ func readRegular(full string) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: full, Err: core.ErrNotRegular}
+	}
+	if limit > 0 && fi.Size() > limit {
+		return nil, &fs.PathError{Op: "read", Path: full, Err: fmt.Errorf("%w: it holds %d bytes", ErrTooLarge, fi.Size())}
 	}
 	if fi.Size() >= parallelReadMin && runtime.GOMAXPROCS(0) > 1 {
 		if buf, ok := readParallel(f, fi.Size()); ok {
