@@ -280,6 +280,13 @@ func hasExtension(s string) bool {
 	return i >= 0 && i < len(s)-1
 }
 
+// markerOrEscapeByte reports whether a line whose first non-blank byte is
+// c may be a marker of any dialect (markerIn: "<", "=", ">", and Cline's
+// "-" and "+") or an escaped body line ("\").
+func markerOrEscapeByte(c byte) bool {
+	return c == '<' || c == '=' || c == '>' || c == '-' || c == '+' || c == '\\'
+}
+
 // leadByte returns the first byte of raw that is not ASCII white space,
 // 0 when there is none (a blank line), and ok=false when that byte starts
 // a multi-byte character (which may be white space strings.TrimSpace

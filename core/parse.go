@@ -397,6 +397,13 @@ func (p *parser) body(i int, cline bool) (string, int) {
 	j := i
 	for ; j < len(p.lines); j++ {
 		l := p.lines[j]
+		// A line whose first non-blank byte starts no marker and no escape
+		// is body text as it stands: one look at its indentation instead
+		// of one in markerIn and another in unescapeBody (issue 18).
+		if c, ok := leadByte(l.text); ok && !markerOrEscapeByte(c) {
+			same = same && l.next == l.end+1
+			continue
+		}
 		if markerIn(l.text, cline) != markNone {
 			break
 		}
