@@ -159,13 +159,7 @@ func FuzzClosestScan(f *testing.F) {
 
 func TestClosestGramScore(t *testing.T) {
 	rnd := rand.New(rand.NewSource(4))
-	word := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = "abcde \t{}"[rnd.Intn(9)]
-		}
-		return string(b)
-	}
+	word := func(n int) string { return randText(rnd, "abcde \t{}", n) }
 	sc := new(closestScratch)
 	for range 200 {
 		sc.setSearch(word(rnd.Intn(200)) + "\n" + word(rnd.Intn(40)) + "\n")

@@ -247,13 +247,7 @@ func TestClosestLevDistance(t *testing.T) {
 		return d[len(a)][len(b)]
 	}
 	rnd := rand.New(rand.NewSource(1))
-	word := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = "abcd"[rnd.Intn(4)]
-		}
-		return string(b)
-	}
+	word := func(n int) string { return randText(rnd, "abcd", n) }
 	var lv closestLev
 	for i := 0; i < 3000; i++ {
 		a, b := word(rnd.Intn(90)), word(rnd.Intn(90))
@@ -270,13 +264,7 @@ func TestClosestLongLines(t *testing.T) {
 	// Minified text: one huge line against a long SEARCH line stays cheap
 	// (the quadratic distance is bounded) and matches nothing.
 	rnd := rand.New(rand.NewSource(2))
-	word := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte('a' + rnd.Intn(26))
-		}
-		return string(b)
-	}
+	word := func(n int) string { return randText(rnd, "abcdefghijklmnopqrstuvwxyz", n) }
 	file := "short line\n" + word(200000) + "\nlast line\n"
 	if c, ok := Closest(file, word(500)+"\n"); ok {
 		t.Errorf("matched %d-%d similarity %.3f", c.Line, c.EndLine, c.Similarity)

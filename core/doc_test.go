@@ -38,21 +38,8 @@ func TestDocSpliceKeepsEndings(t *testing.T) {
 func TestDocPiecesMatchFlat(t *testing.T) {
 	rnd := rand.New(rand.NewSource(9))
 	words := []string{"a", "b", "  x = 1", "\ty", "", "z z"}
-	randLines := func(n int) string {
-		var b strings.Builder
-		for range n {
-			b.WriteString(words[rnd.Intn(len(words))] + "\n")
-		}
-		return b.String()
-	}
 	for trial := range 300 {
-		raw := randLines(rnd.Intn(30))
-		if trial%3 == 1 {
-			raw = strings.ReplaceAll(raw, "\n", "\r\n")
-		}
-		if trial%5 == 2 {
-			raw = strings.TrimSuffix(raw, "\n")
-		}
+		raw := randDoc(rnd.Intn, words, rnd.Intn(30), trial)
 		d := loadDoc([]byte(raw))
 		ref := loadDoc([]byte(raw))
 		for step := range 2 * maxPieces {
@@ -64,7 +51,7 @@ func TestDocPiecesMatchFlat(t *testing.T) {
 			if text == "" {
 				start, end = 0, 0
 			}
-			repl := randLines(rnd.Intn(3))
+			repl := randLines(rnd.Intn, words, rnd.Intn(3))
 			d.splice(start, end, repl)
 			// The reference: a flat doc, spliced as a string.
 			ref.spliceCRLF(strings.Count(text[:start], "\n"), strings.Count(text[start:end], "\n"), repl)

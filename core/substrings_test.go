@@ -32,13 +32,7 @@ func TestSubstringsIsIndexLeftToRight(t *testing.T) {
 		return out
 	}
 	rnd := rand.New(rand.NewSource(18))
-	word := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = "ab \n"[rnd.Intn(4)]
-		}
-		return string(b)
-	}
+	word := func(n int) string { return randText(rnd, "ab \n", n) }
 	for range 5000 {
 		text, search := word(rnd.Intn(60)), word(1+rnd.Intn(12))
 		for _, limit := range []int{-1, 1, 2, 3} {

@@ -68,21 +68,8 @@ func TestFileChangeNewLines(t *testing.T) {
 func TestDocNewLinesRandom(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(18, 5))
 	words := []string{"a", "bb", "  x = 1", "\ty", "", strings.Repeat("long ", 300)}
-	randLines := func(n int) string {
-		var b strings.Builder
-		for range n {
-			b.WriteString(words[rnd.IntN(len(words))] + "\n")
-		}
-		return b.String()
-	}
 	for trial := range 40 {
-		raw := randLines(rnd.IntN(3000))
-		if trial%3 == 1 {
-			raw = strings.ReplaceAll(raw, "\n", "\r\n")
-		}
-		if trial%5 == 2 {
-			raw = strings.TrimSuffix(raw, "\n")
-		}
+		raw := randDoc(rnd.IntN, words, rnd.IntN(3000), trial)
 		if trial%4 == 3 {
 			raw = bom + raw
 		}
@@ -99,7 +86,7 @@ func TestDocNewLinesRandom(t *testing.T) {
 			if rnd.IntN(2) == 0 {
 				d.lineOf(start)
 			}
-			d.splice(start, end, randLines(rnd.IntN(4)))
+			d.splice(start, end, randLines(rnd.IntN, words, rnd.IntN(4)))
 		}
 		fc := FileChange{content: &fileContent{d: d}}
 		want := (&doc{flat: d.text(), bom: d.bom, noFinalEOL: d.noFinalEOL, crlf: d.crlf}).bytes()
