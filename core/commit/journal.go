@@ -28,6 +28,8 @@ import (
 const (
 	manifestName  = "manifest.json"
 	lockName      = "lock"
+	rootName      = "root"           // a store's file naming its workspace root (sweepOrphans reads it)
+	storeNameLen  = 16               // hex digits of the root's hash that name its store
 	keepCommitted = 10               // committed journals kept per root, for undo
 	lockWait      = 10 * time.Second // a commit takes milliseconds; longer means stuck
 )
@@ -138,7 +140,7 @@ func openStore(root string, opt Options, create bool) (*store, error) {
 		return nil, fmt.Errorf("the journal folder %s is inside the workspace %s, where `git status` would show it; set XDG_STATE_HOME to a folder outside it", base, root)
 	}
 	sum := sha256.Sum256([]byte(root))
-	dir := filepath.Join(real, hex.EncodeToString(sum[:])[:16])
+	dir := filepath.Join(real, hex.EncodeToString(sum[:])[:storeNameLen])
 	if !create {
 		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -148,8 +150,8 @@ func openStore(root string, opt Options, create bool) (*store, error) {
 		return nil, fmt.Errorf("journal folder: %w", err)
 	}
 	// The hash hides which workspace a folder belongs to; this tells people.
-	if _, err := os.Stat(filepath.Join(dir, "root")); errors.Is(err, fs.ErrNotExist) {
-		_ = os.WriteFile(filepath.Join(dir, "root"), []byte(root+"\n"), 0o600)
+	if _, err := os.Stat(filepath.Join(dir, rootName)); errors.Is(err, fs.ErrNotExist) {
+		_ = os.WriteFile(filepath.Join(dir, rootName), []byte(root+"\n"), 0o600)
 	}
 	unlock, err := lockFile(filepath.Join(dir, lockName), lockWait)
 	if err != nil {

@@ -46,9 +46,10 @@ func (s *store) sweepOrphans(now time.Time) {
 }
 
 // isStoreName reports whether name is one openStore gives a workspace's
-// folder (16 hex digits): nothing else under the state folder is touched.
+// folder (storeNameLen hex digits): nothing else under the state folder is
+// touched.
 func isStoreName(name string) bool {
-	if len(name) != 16 {
+	if len(name) != storeNameLen {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
@@ -66,7 +67,7 @@ func orphaned(dir string, now time.Time) bool {
 	if err != nil || now.Sub(fi.ModTime()) < orphanAge {
 		return false
 	}
-	data, err := os.ReadFile(filepath.Join(dir, "root"))
+	data, err := os.ReadFile(filepath.Join(dir, rootName))
 	if err != nil {
 		return false // an old folder without the file: whose it is, nobody knows
 	}
