@@ -31,7 +31,7 @@ func runOf(s string, c byte) int {
 // Written by hand because it runs on every line of every patch on every
 // keystroke in the editor, and a regexp would cost several times more.
 func markerOf(raw string) marker {
-	if c, ok := leadByte(raw); ok && c != '<' && c != '=' && c != '>' && c != '-' && c != '+' {
+	if c, ok := leadByte(raw); ok && !markerByte(c) {
 		return markNone
 	}
 	s := strings.TrimSpace(raw)
@@ -280,12 +280,14 @@ func hasExtension(s string) bool {
 	return i >= 0 && i < len(s)-1
 }
 
-// markerOrEscapeByte reports whether a line whose first non-blank byte is
-// c may be a marker of any dialect (markerIn: "<", "=", ">", and Cline's
-// "-" and "+") or an escaped body line ("\").
-func markerOrEscapeByte(c byte) bool {
-	return c == '<' || c == '=' || c == '>' || c == '-' || c == '+' || c == '\\'
+// markerByte reports whether a line whose first non-blank byte is c may
+// be a marker of any dialect: "<", "=", ">", and Cline's "-" and "+".
+func markerByte(c byte) bool {
+	return c == '<' || c == '=' || c == '>' || c == '-' || c == '+'
 }
+
+// markerOrEscapeByte is markerByte, or the "\" of an escaped body line.
+func markerOrEscapeByte(c byte) bool { return markerByte(c) || c == '\\' }
 
 // leadByte returns the first byte of raw that is not ASCII white space,
 // 0 when there is none (a blank line), and ok=false when that byte starts
