@@ -163,18 +163,18 @@ JSON
 
 rc=0
 attempt 1 || rc=$?
-flaky=
+flaky= why=
 if [ $rc -eq 3 ]; then
-  log "RETRY: attempt 1 hit a UI timeout (screenshot: $tmp/failure1.png); retrying the scenario once"
-  keep=1
-  rc=0
-  attempt 2 || rc=$?
+  why="hit a UI timeout (screenshot: $tmp/failure1.png)"
 elif [ $rc -eq 1 ] && grep -q '\] FAIL ' "$tmp/run1.log"; then
   # A check failed in a workbench that is slower on some runs than others
   # (one run in ten or more, never reproduced on demand): the scenario runs
   # once more, and a pass says which checks failed the first time.
   flaky=$(grep -o '\] FAIL .*' "$tmp/run1.log" | cut -c8- | cut -c1-300 | paste -sd'|' -)
-  log "RETRY: attempt 1 failed a check ($flaky); retrying the scenario once"
+  why="failed a check ($flaky)"
+fi
+if [ -n "$why" ]; then
+  log "RETRY: attempt 1 $why; retrying the scenario once"
   keep=1
   rc=0
   attempt 2 || rc=$?
