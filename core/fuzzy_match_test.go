@@ -1,7 +1,9 @@
 package core
 
 import (
+	"math/rand"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -64,6 +66,47 @@ func FuzzOccurrences(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Blocks whose best anchor line is common in the file: occurrences drops
+// that anchor after a few places that are not the block's and goes on with
+// the next line (several times over when the next is common too), and
+// still finds every place, overlapping ones included, as the obvious scan
+// does. The lines with rare bytes ('K', 'Q', 'Z') are the common ones.
+func TestOccurrencesCommonAnchorLine(t *testing.T) {
+	rnd := rand.New(rand.NewSource(18))
+	// The second vocabulary's short lines put places a byte or two apart,
+	// right after the place where an anchor is dropped.
+	vocabs := [][]string{
+		{"except KeyError:", "except KeyError:", "except KeyError:", "    raise QZ", "    raise QZ",
+			"pass", "x = 1", "    y = 2", "", "except KeyError:  # Q"},
+		{"except KeyError:", "except KeyError:", "K", "K", "QK", "", ""},
+	}
+	switched := 0
+	for iter := range 6000 {
+		words := vocabs[iter%2]
+		text := randLines(rnd.Intn, words, 20+rnd.Intn(200))
+		ls := strings.SplitAfter(text, "\n")
+		ls = ls[:len(ls)-1]
+		i := rnd.Intn(len(ls))
+		search := strings.Join(ls[i:min(len(ls), i+1+rnd.Intn(5))], "")
+		if rnd.Intn(4) == 0 {
+			search = randLines(rnd.Intn, words, 1+rnd.Intn(4))
+		}
+		for _, limit := range []int{1, 2, maxOccurrences} {
+			got, want := occurrences(text, search, limit), occurrencesRef(text, search, limit)
+			if !slices.Equal(got, want) {
+				t.Fatalf("iter %d: occurrences(%q, %q, %d) = %v, want %v", iter, text, search, limit, got, want)
+			}
+		}
+		_, needle := anchorOf(search)
+		if needle != "" && strings.Count(text, needle) > 2*anchorMisses {
+			switched++
+		}
+	}
+	if switched < 1000 {
+		t.Fatalf("only %d trials had an anchor common enough to be dropped", switched)
+	}
 }
 
 func TestDetectNumbers(t *testing.T) {
