@@ -1,6 +1,7 @@
 package treesitter
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -68,11 +69,11 @@ func TestLocalSyntaxMatchesWhole(t *testing.T) {
 			if ok != tc.wantLocal {
 				t.Fatalf("local path taken: %v, want %v", ok, tc.wantLocal)
 			}
-			got := c.fileSyntaxProblems(plan, fc, lang)
+			got := c.fileSyntaxProblems(plan, fc, lang, new(bytes.Buffer))
 			// The whole content, on a plan of its own (its bytes built).
 			other := core.Validate(core.Parse(patch.String(), core.ParseOptions{}), core.MapFS{"big.py": tc.src}, core.Options{})
 			ofc := &other.Files[0]
-			whole := NewCache(4).wholeSyntaxErrors(ofc, lang)
+			whole := NewCache(4).wholeSyntaxErrors(ofc, lang, nil)
 			if ok && fmt.Sprint(local) != fmt.Sprint(whole) {
 				t.Errorf("local %+v\nwhole %+v", local, whole)
 			}
