@@ -133,6 +133,7 @@ func (c *Cache) wholeSyntaxErrors(fc *core.FileChange, lang *Language, buf *byte
 		after = fc.Bytes()
 	} else {
 		buf.Reset()
+		buf.Grow(fc.NewLen())  // once, not by doubling from 64 bytes
 		_, _ = fc.WriteTo(buf) // a bytes.Buffer's Write never fails
 		after = buf.Bytes()
 	}
