@@ -481,12 +481,7 @@ func (sc *closestScratch) lines(text string, from, to int, out *closestLines) {
 		a, b := start, end
 		// Indentation of spaces goes eight at a time: a byte at a time
 		// it cost Python code a third of this loop.
-		for a+8 <= b {
-			w := text[a : a+8]
-			if uint64(w[0])|uint64(w[1])<<8|uint64(w[2])<<16|uint64(w[3])<<24|
-				uint64(w[4])<<32|uint64(w[5])<<40|uint64(w[6])<<48|uint64(w[7])<<56 != 0x2020202020202020 {
-				break
-			}
+		for a+8 <= b && load64(text, a) == 0x2020202020202020 {
 			a += 8
 		}
 		for a < b && closestIsSpace(text[a]) {
