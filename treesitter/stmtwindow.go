@@ -68,7 +68,7 @@ func pyLexer(text []byte, start, end int) func() (lineInfo, bool) {
 			return lineInfo{start: len(text), neutral: !lost && depth == 0 && quote == 0 && !cont, eof: true}, true
 		}
 		le := lineEnd(text, i)
-		ind, blank := indentAt(text, i)
+		ind, blank := indentIn(text, i, le)
 		li := lineInfo{start: i, indent: ind, neutral: !lost && depth == 0 && quote == 0 && !cont}
 		li.tab = bytes.IndexByte(text[i:i+ind], '\t') >= 0
 		if li.neutral {

@@ -221,7 +221,11 @@ func lineEnd(text []byte, s int) int {
 // indentAt returns the width in bytes of the leading blanks of the line
 // starting at s, and whether the line is blank.
 func indentAt(text []byte, s int) (int, bool) {
-	e := lineEnd(text, s)
+	return indentIn(text, s, lineEnd(text, s))
+}
+
+// indentIn is indentAt for a line whose end e (lineEnd's) is known.
+func indentIn(text []byte, s, e int) (int, bool) {
 	i := s
 	for i < e && (text[i] == ' ' || text[i] == '\t') {
 		i++
