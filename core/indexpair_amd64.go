@@ -1,0 +1,16 @@
+//go:build !purego
+
+package core
+
+import "golang.org/x/sys/cpu"
+
+// pairChunk is how many places indexPairSIMD tests a step.
+const pairChunk = 32
+
+var hasPairSIMD = cpu.X86.HasAVX2
+
+// indexPairSIMD is indexPair over the places [0, m&^31), m = len(s)-d >=
+// 32: the first match, or -1 when none of those places is one.
+//
+//go:noescape
+func indexPairSIMD(s string, c1, c2 byte, d int) int

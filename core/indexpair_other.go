@@ -1,0 +1,10 @@
+//go:build !amd64 || purego
+
+package core
+
+const (
+	pairChunk   = 32
+	hasPairSIMD = false
+)
+
+func indexPairSIMD(s string, c1, c2 byte, d int) int { panic("unreachable") }
