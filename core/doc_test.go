@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"math/rand"
 	"slices"
 	"strings"
@@ -84,6 +85,26 @@ func TestDocPiecesMatchFlat(t *testing.T) {
 		}
 		if d.text() != ref.text() {
 			t.Fatalf("trial %d: text differs after joining", trial)
+		}
+	}
+}
+
+// scanText's one pass answers as the two scans it replaces do, a NUL
+// after a CR included (the pass stops at the first of them).
+func TestScanText(t *testing.T) {
+	rnd := rand.New(rand.NewSource(18))
+	for n := 0; n < 2000; n++ {
+		data := make([]byte, rnd.Intn(200))
+		for i := range data {
+			data[i] = 'x'
+			if rnd.Intn(60) == 0 {
+				data[i] = "\x00\r"[rnd.Intn(2)]
+			}
+		}
+		nul, cr := scanText(data)
+		wantNUL := bytes.IndexByte(data, 0) >= 0
+		if nul != wantNUL || !nul && cr != (bytes.IndexByte(data, '\r') >= 0) {
+			t.Fatalf("scanText(%q) = %v, %v", data, nul, cr)
 		}
 	}
 }

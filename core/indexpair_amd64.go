@@ -14,3 +14,8 @@ var hasPairSIMD = cpu.X86.HasAVX2
 //
 //go:noescape
 func indexPairSIMD(s string, c1, c2 byte, d int) int
+
+// indexEitherSIMD is indexEither over s[:len(s)&^31], len(s) >= 32.
+//
+//go:noescape
+func indexEitherSIMD(s string, a, b byte) int

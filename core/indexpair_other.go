@@ -8,3 +8,5 @@ const (
 )
 
 func indexPairSIMD(s string, c1, c2 byte, d int) int { panic("unreachable") }
+
+func indexEitherSIMD(s string, a, b byte) int { panic("unreachable") }

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -258,11 +257,13 @@ func (v *validator) load(written string) *target {
 		return refuse(KindBadPath, fmt.Sprintf("%s is not a regular file (a folder, device or socket)", written), "name a regular file")
 	case err != nil:
 		return refuse(pathKind(err), fmt.Sprintf("%s cannot be read: %v", written, err), "check the file's permissions")
-	case bytes.IndexByte(data, 0) >= 0:
-		return refuse(KindBinary, fmt.Sprintf("%s is a binary file (it holds a NUL byte); fsrb edits text files only", written), "edit binary files with another tool")
 	default:
+		nul, cr := scanText(data)
+		if nul {
+			return refuse(KindBinary, fmt.Sprintf("%s is a binary file (it holds a NUL byte); fsrb edits text files only", written), "edit binary files with another tool")
+		}
 		t.existed, t.exists, t.orig = true, true, data
-		t.doc = loadDoc(data)
+		t.doc = loadDocScanned(data, cr)
 	}
 	return t
 }

@@ -60,7 +60,29 @@ type doc struct {
 // the pieces stay short.
 const maxPieces = 64
 
-func loadDoc(data []byte) *doc {
+// loadDoc reads data as a file's content: its BOM, line endings and final
+// newline.
+func loadDoc(data []byte) *doc { return loadDocScanned(data, bytes.IndexByte(data, '\r') >= 0) }
+
+// scanText reads a file once for what loading it needs to know first:
+// whether it holds a NUL byte (a binary file, refused) and whether a CR
+// (its line endings are read; not looked for in a binary file). Two scans
+// of each file were as long as finding W2's block in it (issue 18).
+func scanText(data []byte) (nul, cr bool) {
+	s := unsafe.String(unsafe.SliceData(data), len(data))
+	i := indexEither(s, 0, '\r')
+	switch {
+	case i < 0:
+		return false, false
+	case s[i] == 0:
+		return true, false
+	}
+	return strings.IndexByte(s[i:], 0) >= 0, true
+}
+
+// loadDocScanned is loadDoc for data scanText has read: cr tells whether
+// it holds a CR.
+func loadDocScanned(data []byte, cr bool) *doc {
 	d := &doc{}
 	if bytes.HasPrefix(data, []byte(bom)) {
 		d.bom = true
@@ -70,7 +92,11 @@ func loadDoc(data []byte) *doc {
 	// nothing writes to them after reading; a copy of a 100 MB file per
 	// run is what this saves (issue 9).
 	s := unsafe.String(unsafe.SliceData(data), len(data))
-	if crlfs := strings.Count(s, "\r\n"); crlfs > 0 {
+	crlfs := 0
+	if cr {
+		crlfs = strings.Count(s, "\r\n")
+	}
+	if crlfs > 0 {
 		lfs := strings.Count(s, "\n") - crlfs
 		d.newCRLF = crlfs > lfs || crlfs == lfs && strings.Index(s, "\r\n") < strings.Index(s, "\n")
 		// One bool a line, found by a scan: splitLines would build a
