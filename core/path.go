@@ -78,12 +78,12 @@ func CleanPath(root, name string) (string, error) {
 	if p == "." || p == "" {
 		return "", &pathError{KindBadPath, fmt.Sprintf("the path %q names the workspace root, not a file", name)}
 	}
-	for _, part := range strings.Split(p, "/") {
+	for part := range strings.SplitSeq(p, "/") {
 		if strings.EqualFold(part, ".git") {
 			return "", &pathError{KindBadPath, fmt.Sprintf("the path %q is inside a .git folder; fsrb never edits git's internals", name)}
 		}
 	}
-	for _, part := range strings.Split(p, "/") {
+	for part := range strings.SplitSeq(p, "/") {
 		if len(part) > 255 {
 			return "", &pathError{KindBadPath, fmt.Sprintf("a file or folder name in %q is longer than 255 bytes", name)}
 		}

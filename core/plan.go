@@ -352,6 +352,9 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 	line := t.record(b, d, m)
 	d.splice(m.start, m.end, m.replace)
 	t.touched = true
+	if t.blocks == nil {
+		t.blocks = make([]int, 0, max(1, d.expect)) // as record's lists
+	}
 	t.blocks = append(t.blocks, b.Number)
 	res.Status, res.Rung = StatusApplies, m.rung
 	res.Line = line + 1 // the lines before the splice did not move
