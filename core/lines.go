@@ -61,7 +61,7 @@ func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
 
 // firstNonBlankLine returns the first line of s that is not blank, trimmed.
 func firstNonBlankLine(s string) string {
-	for _, l := range strings.Split(s, "\n") {
+	for l := range strings.SplitSeq(s, "\n") {
 		if t := strings.TrimSpace(l); t != "" {
 			return t
 		}
