@@ -246,6 +246,7 @@ const parallelReadMin = 1 << 20
 // changing file always was.
 func readParallel(f *os.File, size int64) ([]byte, bool) {
 	buf := make([]byte, size+1)
+	adviseHuge(buf)
 	parts := int64(min(runtime.GOMAXPROCS(0), 4))
 	var wg sync.WaitGroup
 	var short atomic.Bool
