@@ -245,8 +245,7 @@ const parallelReadMin = 1 << 20
 // grew since Stat): the caller then reads it in one stream, as a
 // changing file always was.
 func readParallel(f *os.File, size int64) ([]byte, bool) {
-	buf := make([]byte, size+1)
-	adviseHuge(buf)
+	buf := readBuffer(int(size) + 1)
 	parts := int64(min(runtime.GOMAXPROCS(0), 4))
 	var wg sync.WaitGroup
 	var short atomic.Bool
@@ -277,7 +276,7 @@ func readParallel(f *os.File, size int64) ([]byte, bool) {
 // one byte, to see EOF without growing): io.ReadAll's doubling costs a
 // 100 MB file six reallocations and 200 MB of cleared memory.
 func readSized(f io.Reader, size int64) ([]byte, error) {
-	buf := make([]byte, 0, max(512, size+1))
+	buf := readBuffer(int(max(512, size+1)))[:0]
 	for {
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
