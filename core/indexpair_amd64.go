@@ -19,3 +19,8 @@ func indexPairSIMD(s string, c1, c2 byte, d int) int
 //
 //go:noescape
 func indexEitherSIMD(s string, a, b byte) int
+
+// placesSIMD is appendPlaces' step: see core/indexpair_amd64.s.
+//
+//go:noescape
+func placesSIMD(s string, c byte, out []int32, base int) (n, done int)

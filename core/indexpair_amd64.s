@@ -139,3 +139,120 @@ efound:
 	ADDQ R10, DI
 	MOVQ DI, ret+24(FP)
 	RET
+
+// func placesSIMD(s string, c byte, out []int32, base int) (n, done int)
+// Writes base+i to out for each place i of s[:len(s)&^31] that holds c,
+// in order, and returns how many it wrote and how far into s it read (a
+// multiple of 32). It stops early when out has no room left for a whole
+// step's places. The main loop tests 128 bytes at once (four compares,
+// or'ed) and walks their places only when there are some, as 64-bit
+// masks, lowest bit first: BSF finds it, m&(m-1) clears it. The second
+// loop takes 32 bytes a step: the rest of s, or while out has room for
+// 32 places but not 128.
+TEXT ·placesSIMD(SB), NOSPLIT, $0-72
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), CX
+	ANDQ $~31, CX
+	MOVBLZX c+16(FP), AX
+	MOVQ out_base+24(FP), DI
+	MOVQ out_len+32(FP), R8
+	MOVQ base+48(FP), R9
+	XORQ BX, BX
+	XORQ DX, DX
+	MOVQ AX, X0
+	VPBROADCASTB X0, Y0
+
+pquad:
+	LEAQ 128(BX), R10
+	CMPQ R10, CX
+	JGT ploop
+	LEAQ 128(DX), R10
+	CMPQ R10, R8
+	JGT ploop
+	VMOVDQU (SI)(BX*1), Y1
+	VMOVDQU 32(SI)(BX*1), Y2
+	VMOVDQU 64(SI)(BX*1), Y3
+	VMOVDQU 96(SI)(BX*1), Y4
+	VPCMPEQB Y0, Y1, Y1
+	VPCMPEQB Y0, Y2, Y2
+	VPCMPEQB Y0, Y3, Y3
+	VPCMPEQB Y0, Y4, Y4
+	VPOR Y1, Y2, Y5
+	VPOR Y3, Y4, Y6
+	VPOR Y5, Y6, Y5
+	VPTEST Y5, Y5
+	JNZ pwalk
+	ADDQ $128, BX
+	JMP pquad
+
+pwalk:
+	VPMOVMSKB Y1, R11
+	VPMOVMSKB Y2, R12
+	SHLQ $32, R12
+	ORQ R12, R11
+	LEAQ (R9)(BX*1), R13
+	TESTQ R11, R11
+	JZ pwalkhi
+
+pbitslo:
+	BSFQ R11, R12
+	LEAQ (R13)(R12*1), R14
+	MOVL R14, (DI)(DX*4)
+	INCQ DX
+	LEAQ -1(R11), R12
+	ANDQ R12, R11
+	JNZ pbitslo
+
+pwalkhi:
+	VPMOVMSKB Y3, R11
+	VPMOVMSKB Y4, R12
+	SHLQ $32, R12
+	ORQ R12, R11
+	ADDQ $64, R13
+	TESTQ R11, R11
+	JZ pquadnext
+
+pbitshi:
+	BSFQ R11, R12
+	LEAQ (R13)(R12*1), R14
+	MOVL R14, (DI)(DX*4)
+	INCQ DX
+	LEAQ -1(R11), R12
+	ANDQ R12, R11
+	JNZ pbitshi
+
+pquadnext:
+	ADDQ $128, BX
+	JMP pquad
+
+ploop:
+	CMPQ BX, CX
+	JGE pdone
+	LEAQ 32(DX), R10
+	CMPQ R10, R8
+	JGT pdone
+	VMOVDQU (SI)(BX*1), Y1
+	VPCMPEQB Y0, Y1, Y1
+	VPMOVMSKB Y1, R11
+	TESTL R11, R11
+	JZ pnext
+	LEAQ (R9)(BX*1), R13
+
+pbits:
+	BSFL R11, R12
+	LEAQ (R13)(R12*1), R14
+	MOVL R14, (DI)(DX*4)
+	INCQ DX
+	LEAL -1(R11), R12
+	ANDL R12, R11
+	JNZ pbits
+
+pnext:
+	ADDQ $32, BX
+	JMP ploop
+
+pdone:
+	VZEROUPPER
+	MOVQ DX, n+56(FP)
+	MOVQ BX, done+64(FP)
+	RET

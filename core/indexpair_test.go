@@ -2,6 +2,7 @@ package core
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -64,6 +65,38 @@ func TestIndexEither(t *testing.T) {
 		s := string(buf[off : off+rnd.IntN(len(buf)-off)+1])
 		if got, w := indexEither(s, 0, '\r'), want(s, 0, '\r'); got != w {
 			t.Fatalf("indexEither(%q) = %d, want %d", s, got, w)
+		}
+	}
+}
+
+// TestAppendPlaces holds appendPlaces to the obvious loop: texts of every
+// length and alignment, the byte rare or in every other place (so that a
+// step finds more places than the list has room for), appended to lists
+// with no room, some, and plenty.
+func TestAppendPlaces(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(18, 8))
+	buf := make([]byte, 700)
+	for n := 0; n < 4000; n++ {
+		density := []int{1, 2, 7, 100, 1000}[rnd.IntN(5)]
+		for i := range buf {
+			buf[i] = 'a'
+			if rnd.IntN(density) == 0 {
+				buf[i] = 'c'
+			}
+		}
+		off := rnd.IntN(33)
+		s := string(buf[off : off+rnd.IntN(len(buf)-off)+1])
+		prefix := []int32{-1, -2, -3}
+		pos := make([]int32, len(prefix), len(prefix)+[]int{0, 5, 40, 1000}[rnd.IntN(4)])
+		copy(pos, prefix)
+		want := append([]int32(nil), prefix...)
+		for i := range len(s) {
+			if s[i] == 'c' {
+				want = append(want, int32(i))
+			}
+		}
+		if got := appendPlaces(pos, s, 'c'); !slices.Equal(got, want) {
+			t.Fatalf("appendPlaces(%v, %q, 'c') = %v, want %v", pos, s, got, want)
 		}
 	}
 }
