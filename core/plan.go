@@ -137,10 +137,14 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 		}
 		plan.Blocks = append(plan.Blocks, res)
 	}
+	plan.Files = make([]FileChange, 0, len(v.order)) // not grown file by file
 	for _, t := range v.order {
 		if fc, ok := t.change(); ok {
 			plan.Files = append(plan.Files, fc)
 		}
+	}
+	if len(plan.Files) == 0 {
+		plan.Files = nil // as before: no changes is no list
 	}
 	plan.Problems = append(plan.Problems, fileFolderClashes(patch, plan.Files)...)
 	labelProblems(patch, plan.Problems)
