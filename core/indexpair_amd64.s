@@ -189,39 +189,32 @@ pwalk:
 	VPMOVMSKB Y1, R11
 	VPMOVMSKB Y2, R12
 	SHLQ $32, R12
-	ORQ R12, R11
-	LEAQ (R9)(BX*1), R13
-	TESTQ R11, R11
-	JZ pwalkhi
-
-pbitslo:
-	BSFQ R11, R12
-	LEAQ (R13)(R12*1), R14
-	MOVL R14, (DI)(DX*4)
-	INCQ DX
-	LEAQ -1(R11), R12
-	ANDQ R12, R11
-	JNZ pbitslo
-
-pwalkhi:
-	VPMOVMSKB Y3, R11
+	ORQ R12, R11         // the first 64 places' mask
+	VPMOVMSKB Y3, AX
 	VPMOVMSKB Y4, R12
 	SHLQ $32, R12
-	ORQ R12, R11
-	ADDQ $64, R13
-	TESTQ R11, R11
-	JZ pquadnext
+	ORQ R12, AX          // the next 64's
+	LEAQ (R9)(BX*1), R13 // the offset of the mask's bit 0
+	LEAQ 128(R13), R10   // where the step ends
 
-pbitshi:
+pmask:
+	TESTQ R11, R11
+	JZ pmasknext
+
+pbits64:
 	BSFQ R11, R12
 	LEAQ (R13)(R12*1), R14
 	MOVL R14, (DI)(DX*4)
 	INCQ DX
 	LEAQ -1(R11), R12
 	ANDQ R12, R11
-	JNZ pbitshi
+	JNZ pbits64
 
-pquadnext:
+pmasknext:
+	MOVQ AX, R11
+	ADDQ $64, R13
+	CMPQ R13, R10
+	JLT pmask
 	ADDQ $128, BX
 	JMP pquad
 
