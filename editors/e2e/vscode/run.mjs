@@ -23,6 +23,16 @@ const elapsed = () => (Date.now() / 1000 - T0).toFixed(1).padStart(6);
 const log = (msg) => console.log(`[vscode ${elapsed()}s] ${msg}`);
 // The failed checks again at the end: CI shows only the tail of the output.
 const failed = [];
+// diffLines names the lines where two texts differ, for a failed check:
+// a flaky failure should say what it saw.
+function diffLines(want, got) {
+  const w = want.split('\n'), g = got.split('\n'), out = [];
+  for (let i = 0; i < Math.max(w.length, g.length) && out.length < 5; i++) {
+    if (w[i] !== g[i]) out.push(`line ${i + 1}: want ${JSON.stringify(w[i])}, on disk ${JSON.stringify(g[i])}`);
+  }
+  return out.join('; ');
+}
+
 function check(cond, what, detail) {
   if (cond) log(`ok   ${what}`);
   else {
@@ -204,7 +214,8 @@ async function main() {
     await page.keyboard.type('  # edited');
     await poll(async () => /#2 not found/.test(await lensText()), 10000);
     check(/#2 not found/.test(await lensText()), 'an unsaved edit of src/app.py: the lens of block #2 says "not found"', await lensText());
-    check(readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(BEFORE, 'src', 'app.py'))), 'the edit is not on disk');
+    check(readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(BEFORE, 'src', 'app.py'))), 'the edit is not on disk',
+      diffLines(readFileSync(join(BEFORE, 'src', 'app.py'), 'utf8'), readFileSync(join(WS, 'src', 'app.py'), 'utf8')));
     const resources = () => markers.locator('.monaco-list-row[aria-level="1"]').allInnerTexts();
     if (process.env.FSRB_E2E_DEBUG) writeFileSync('/tmp/markers.html', await markers.innerHTML());
     check((await resources()).every((t) => /change\.fsrb/.test(t)), 'Problems: only the patch has problems (nothing for the synchronized src/app.py)', (await resources()).join(' | '));
