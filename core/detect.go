@@ -1,8 +1,10 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -73,7 +75,9 @@ func formatOfLine(lines []line, i int) (Format, bool) {
 	case t == apBegin || apSectionHeader(t) != "":
 		return Format{Name: FormatApplyPatch, Reason: fmt.Sprintf("line %d is %q", i+1, clip(t))}, true
 	case markerOf(t) == markSearch || markerOf(t) == markNewFileOpen:
-		return Format{Name: FormatSearchReplace, Reason: fmt.Sprintf("line %d is the marker %q", i+1, clip(t))}, true
+		// Every SEARCH/REPLACE patch is read as one through this line:
+		// fmt.Sprintf was 14% of a one-block Parse (W5).
+		return Format{Name: FormatSearchReplace, Reason: "line " + strconv.Itoa(i+1) + " is the marker " + strconv.Quote(clip(t))}, true
 	case strings.HasPrefix(l.text, "diff --git "):
 		return Format{Name: FormatUdiff, Reason: fmt.Sprintf("line %d is %q", i+1, clip(t))}, true
 	case strings.HasPrefix(l.text, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1].text, "+++ "):
@@ -92,7 +96,7 @@ func mixedFormats(lines []line, patch *Patch) *Problem {
 	for _, b := range patch.Blocks {
 		spans = append(spans, b.Span)
 	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].Start < spans[j].Start })
+	slices.SortFunc(spans, func(a, b Span) int { return cmp.Compare(a.Start, b.Start) })
 	k := 0
 	for i, l := range lines {
 		for k < len(spans) && spans[k].End < l.start {
