@@ -23,11 +23,11 @@ func indexPair(s string, c1, c2 byte, d int) int {
 		return -1
 	}
 	done := 0
-	if m >= pairChunk && hasPairSIMD {
+	if m >= simdChunk && hasSIMD {
 		if i := indexPairSIMD(s, c1, c2, d); i >= 0 {
 			return i
 		}
-		done = m &^ (pairChunk - 1)
+		done = m &^ (simdChunk - 1)
 	}
 	return indexPairFrom(s, c1, c2, d, done, m)
 }
@@ -56,11 +56,11 @@ func indexPairFrom(s string, c1, c2 byte, d, from, m int) int {
 // time, about 1 GB/s), so this one pass is written in assembly too.
 func indexEither(s string, a, b byte) int {
 	done := 0
-	if len(s) >= pairChunk && hasPairSIMD {
+	if len(s) >= simdChunk && hasSIMD {
 		if i := indexEitherSIMD(s, a, b); i >= 0 {
 			return i
 		}
-		done = len(s) &^ (pairChunk - 1)
+		done = len(s) &^ (simdChunk - 1)
 	}
 	for i := done; i < len(s); i++ {
 		if s[i] == a || s[i] == b {
@@ -80,10 +80,10 @@ func indexEither(s string, a, b byte) int {
 // place.
 func appendPlaces(pos []int32, s string, c byte) []int32 {
 	done := 0
-	if hasPairSIMD {
-		for len(s)-done >= pairChunk {
-			if cap(pos)-len(pos) < 4*pairChunk {
-				pos = slices.Grow(pos, max(cap(pos), 4*pairChunk))
+	if hasSIMD {
+		for len(s)-done >= simdChunk {
+			if cap(pos)-len(pos) < 4*simdChunk {
+				pos = slices.Grow(pos, max(cap(pos), 4*simdChunk))
 			}
 			n, k := placesSIMD(s[done:], c, pos[len(pos):cap(pos)], done)
 			pos = pos[:len(pos)+n]

@@ -4,10 +4,13 @@ package core
 
 import "golang.org/x/sys/cpu"
 
-// pairChunk is how many places indexPairSIMD tests a step.
-const pairChunk = 32
+// simdChunk is how many places a step of the AVX2 scans tests (one
+// 32-byte register); their callers take the rest of s in Go.
+const simdChunk = 32
 
-var hasPairSIMD = cpu.X86.HasAVX2
+// hasSIMD: the scans of indexpair_amd64.s run only where the CPU has
+// AVX2; elsewhere their callers' Go loops do all the work.
+var hasSIMD = cpu.X86.HasAVX2
 
 // indexPairSIMD is indexPair over the places [0, m&^31), m = len(s)-d >=
 // 32: the first match, or -1 when none of those places is one.

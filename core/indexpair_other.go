@@ -2,9 +2,11 @@
 
 package core
 
+// Without AVX2 assembly (another architecture, or the purego tag) the
+// callers of the scans below do all the work in Go; these are never called.
 const (
-	pairChunk   = 32
-	hasPairSIMD = false
+	simdChunk = 32
+	hasSIMD   = false
 )
 
 func indexPairSIMD(s string, c1, c2 byte, d int) int { panic("unreachable") }
