@@ -15,12 +15,14 @@
 //     is wrong comes back in Patch.Problems.
 //   - match: each block must match exactly once in its file, on LF text
 //     held by a text buffer that gives the file's own bytes back
-//     (textbuf.go, lines.go, match.go, kept.go); with Options.Fuzzy, a block
-//     with no exact match climbs the fuzzy ladder (fuzzy.go, fuzzy_text.go,
-//     fuzzy_view.go); apply-patch hunks and hashline blocks are placed by
-//     their anchors (place.go). A block that matches nowhere gets the
-//     closest candidate (closest.go, miss.go); an ambiguous one, every place,
-//     explained by the Explainer a front end plugs in (explain.go).
+//     (textbuf.go, lines.go, match.go, kept.go; the byte scans in
+//     indexpair.go, with their AVX2 assembly in indexpair_amd64.s); with
+//     Options.Fuzzy, a block with no exact match climbs the fuzzy ladder
+//     (fuzzy.go, fuzzy_text.go, fuzzy_view.go); apply-patch hunks and
+//     hashline blocks are placed by their anchors (place.go). A block that
+//     matches nowhere gets the closest candidate (closest.go, miss.go); an
+//     ambiguous one, every place, explained by the Explainer a front end
+//     plugs in (explain.go).
 //   - plan: Validate (and Revert, its inverse: invert.go) runs every block,
 //     in patch order per file, and returns a Plan: the new content of every
 //     file (change.go) and every problem of every block (problem.go), or
