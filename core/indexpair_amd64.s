@@ -148,7 +148,7 @@ efound:
 // or'ed) and walks their places only when there are some, as 64-bit
 // masks, lowest bit first: BSF finds it, m&(m-1) clears it. The second
 // loop takes 32 bytes a step: the rest of s, or while out has room for
-// 32 places but not 128.
+// 32 places but not 128; a step with places goes through the same walk.
 TEXT ·placesSIMD(SB), NOSPLIT, $0-72
 	MOVQ s_base+0(FP), SI
 	MOVQ s_len+8(FP), CX
@@ -215,7 +215,8 @@ pmasknext:
 	ADDQ $64, R13
 	CMPQ R13, R10
 	JLT pmask
-	ADDQ $128, BX
+	MOVQ R10, BX
+	SUBQ R9, BX          // on from the step's end
 	JMP pquad
 
 ploop:
@@ -230,15 +231,8 @@ ploop:
 	TESTL R11, R11
 	JZ pnext
 	LEAQ (R9)(BX*1), R13
-
-pbits:
-	BSFL R11, R12
-	LEAQ (R13)(R12*1), R14
-	MOVL R14, (DI)(DX*4)
-	INCQ DX
-	LEAL -1(R11), R12
-	ANDL R12, R11
-	JNZ pbits
+	LEAQ 32(R13), R10    // a 32-byte step: the walk stops after R11
+	JMP pmask            // the same walk; it goes on at pquad, which comes back here
 
 pnext:
 	ADDQ $32, BX
