@@ -63,7 +63,7 @@ const maxPieces = 64
 
 // loadDoc reads data as a file's content: its BOM, line endings and final
 // newline.
-func loadDoc(data []byte) *doc { return loadDocScanned(data, bytes.IndexByte(data, '\r') >= 0) }
+func loadDoc(data []byte) *doc { return loadDocScanned(data, true) }
 
 // scanText reads a file once for what loading it needs to know first:
 // whether it holds a NUL byte (a binary file, refused) and whether a CR
@@ -81,8 +81,8 @@ func scanText(data []byte) (nul, cr bool) {
 	return strings.IndexByte(s[i:], 0) >= 0, true
 }
 
-// loadDocScanned is loadDoc for data scanText has read: cr tells whether
-// it holds a CR.
+// loadDocScanned is loadDoc for data scanText has read: with cr false
+// (the data holds no CR) its line endings are not counted.
 func loadDocScanned(data []byte, cr bool) *doc {
 	d := &doc{}
 	if bytes.HasPrefix(data, []byte(bom)) {
