@@ -29,9 +29,11 @@ func readBuffer(n int) []byte {
 	if n < hugeReadMin {
 		return make([]byte, n)
 	}
-	span := (n + hugePage - 1) &^ (hugePage - 1)
-	return hugeAligned(make([]byte, span+hugePage), n)
+	return hugeAligned(make([]byte, hugeSpan(n)+hugePage), n)
 }
+
+// hugeSpan is n rounded up to whole 2 MB pages.
+func hugeSpan(n int) int { return (n + hugePage - 1) &^ (hugePage - 1) }
 
 // hugeAligned returns n bytes of raw starting at its first 2 MB boundary,
 // their whole 2 MB pages advised huge; raw holds n rounded up to 2 MB, and
@@ -40,7 +42,6 @@ func readBuffer(n int) []byte {
 func hugeAligned(raw []byte, n int) []byte {
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
 	off := int((p+hugePage-1)&^(hugePage-1) - p)
-	span := (n + hugePage - 1) &^ (hugePage - 1)
-	_ = unix.Madvise(raw[off:off+span], unix.MADV_HUGEPAGE)
+	_ = unix.Madvise(raw[off:off+hugeSpan(n)], unix.MADV_HUGEPAGE)
 	return raw[off : off+n : off+n]
 }
