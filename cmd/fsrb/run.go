@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -131,7 +130,7 @@ func readPatch(name string, stdin io.Reader) (string, error) {
 	} else {
 		var f *os.File
 		if f, err = os.Open(name); err == nil {
-			data, err = readAllSized(f, maxPatch+1)
+			data, err = reads.ReadAll(f, maxPatch+1)
 			f.Close()
 		}
 	}
@@ -146,23 +145,16 @@ func readPatch(name string, stdin io.Reader) (string, error) {
 	return unsafe.String(unsafe.SliceData(data), len(data)), nil
 }
 
-// readAllSized reads f whole, at most limit bytes, into one buffer sized
-// by its length: io.ReadAll grows from 512 bytes, clearing and copying
-// each bigger buffer (a W1 dry run: 5% of its page faults, issue 18).
-func readAllSized(f *os.File, limit int64) ([]byte, error) {
-	var buf bytes.Buffer
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < limit {
-		buf.Grow(int(fi.Size()) + bytes.MinRead) // ReadFrom wants MinRead free to read on
-	}
-	_, err := buf.ReadFrom(io.LimitReader(f, limit))
-	return buf.Bytes(), err
-}
+// reads holds the patch and the files a run reads: fsrb exits after one
+// run (see commit.Arena).
+var reads commit.Arena
 
 func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 	ws, err := pipeline.Open(root, given)
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
+	ws.Disk.Arena = &reads
 	patch := ws.Parse(text, f.format)
 	if f.blocks {
 		if err := report.Blocks(stdout, patch, f.json); err != nil {

@@ -38,6 +38,10 @@ type Disk struct {
 	// so): every containment check compares resolved paths against it, and
 	// /tmp or a home folder may itself be a link.
 	Root string
+
+	// Arena, when set, holds the files read (see Arena: for a process
+	// that exits after one run).
+	Arena *Arena
 }
 
 var _ core.FS = (*Disk)(nil)
@@ -69,7 +73,7 @@ func (d *Disk) ReadFile(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := readRegular(d.abs(real), MaxFileSize)
+	data, err := readRegular(d.abs(real), MaxFileSize, d.Arena)
 	if err != nil {
 		return nil, relabel(err, name)
 	}
@@ -200,8 +204,9 @@ func resolve(abs string, hops int) (string, error) {
 // bytes (0: any size). Lstat comes first because opening a fifo would
 // block forever; the flags and the Stat of the open file cover a swap
 // between the two, and give the size (a Stat before the open was one more
-// call a file: issue 18).
-func readRegular(full string, limit int64) ([]byte, error) {
+// call a file: issue 18). Small files' buffers come from a (nil: their
+// own).
+func readRegular(full string, limit int64, a *Arena) ([]byte, error) {
 	fi, err := os.Lstat(full)
 	if err != nil {
 		return nil, err
@@ -229,7 +234,7 @@ func readRegular(full string, limit int64) ([]byte, error) {
 			return buf, nil
 		}
 	}
-	return readSized(f, fi.Size())
+	return readSized(f, fi.Size(), a)
 }
 
 // parallelReadMin is the smallest file readParallel reads.
@@ -273,10 +278,10 @@ func readParallel(f *os.File, size int64) ([]byte, bool) {
 }
 
 // readSized reads f to its end into a buffer of the size Stat gave (plus
-// one byte, to see EOF without growing): io.ReadAll's doubling costs a
-// 100 MB file six reallocations and 200 MB of cleared memory.
-func readSized(f io.Reader, size int64) ([]byte, error) {
-	buf := readBuffer(int(max(512, size+1)))[:0]
+// one byte, to see EOF without growing), from a: io.ReadAll's doubling
+// costs a 100 MB file six reallocations and 200 MB of cleared memory.
+func readSized(f io.Reader, size int64, a *Arena) ([]byte, error) {
+	buf := a.buffer(int(max(512, size+1)))[:0]
 	for {
 		n, err := f.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]

@@ -21,7 +21,7 @@ func TestReadParallel(t *testing.T) {
 	if err := os.WriteFile(path, want, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	got, err := readRegular(path, 0)
+	got, err := readRegular(path, 0, nil)
 	if err != nil || !bytes.Equal(got, want) {
 		t.Fatalf("readRegular: %d bytes, %v; want the file's %d bytes", len(got), err, len(want))
 	}

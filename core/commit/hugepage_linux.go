@@ -6,6 +6,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// hugePages says whether Arena packs reads into huge pages.
+const hugePages = true
+
 // hugePage is the size of an x86-64 and arm64 transparent huge page.
 const hugePage = 2 << 20
 

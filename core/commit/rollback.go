@@ -202,7 +202,7 @@ func inspect(full string) (onDisk, error) {
 	if err != nil || !d.regular {
 		return d, err
 	}
-	if d.data, err = readRegular(full, 0); err != nil {
+	if d.data, err = readRegular(full, 0, nil); err != nil {
 		return onDisk{}, err
 	}
 	return d, nil
