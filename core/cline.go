@@ -171,6 +171,13 @@ func xmlPath(s string) (string, bool) {
 // separator (Roo's own parser does the same), so that a SEARCH text
 // starting with a Markdown rule or YAML's "---" stays text.
 func (p *parser) rooHints(b *Block, i int) int {
+	if i < len(p.lines) {
+		// Nearly every block has no hints: its first line starts neither
+		// ":" nor "-" (two trims a block saved, issue 18).
+		if c, ok := leadByte(p.lines[i].text); ok && c != ':' && c != '-' {
+			return i
+		}
+	}
 	j := i
 	hinted := false
 hints:

@@ -57,7 +57,12 @@ func normalizeLF(s string) string {
 }
 
 // isBlank reports whether s holds only whitespace.
-func isBlank(s string) bool { return strings.TrimSpace(s) == "" }
+func isBlank(s string) bool {
+	if c, ok := leadByte(s); ok { // ASCII: no second pass from the end
+		return c == 0
+	}
+	return strings.TrimSpace(s) == ""
+}
 
 // firstNonBlankLine returns the first line of s that is not blank, trimmed.
 func firstNonBlankLine(s string) string {

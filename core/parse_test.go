@@ -50,6 +50,33 @@ func TestHeaderDecorations(t *testing.T) {
 	}
 }
 
+// barePath is headerPath's shortcut: every line it takes, the whole of
+// headerPath takes as it stands. All strings of up to 5 bytes over an
+// alphabet of path bytes and of the decorations headerPath strips.
+func TestBarePathAgreesWithHeaderPath(t *testing.T) {
+	const alphabet = "a9./_-:`*#\"<> "
+	taken := 0
+	var walk func(s string)
+	walk = func(s string) {
+		if barePath(s) {
+			taken++
+			if got, ok := headerPathOf(s, nil); !ok || got != s {
+				t.Errorf("barePath(%q) takes it; headerPath gives %q, %v", s, got, ok)
+			}
+		}
+		if len(s) == 5 {
+			return
+		}
+		for i := range len(alphabet) {
+			walk(s + alphabet[i:i+1])
+		}
+	}
+	walk("")
+	if taken == 0 {
+		t.Fatal("barePath took no string")
+	}
+}
+
 func TestMarkers(t *testing.T) {
 	for _, tc := range []struct {
 		line string
