@@ -34,6 +34,14 @@ const localMin = MaxSyntaxCheck
 // Tests make it small.
 var localContext = 1000
 
+// localFirst is how many lines around the edits the local texts hold at
+// the first try: a window inside them (most are: a method, a statement)
+// settles the check; one that reaches where they were cut sends it to
+// localContext lines. The local new text is a copy wherever an edit
+// changed its lines: 1,000 lines each side were an 80 KB copy, 20 page
+// faults of W2's dry run, for a window of a dozen lines (issue 18).
+const localFirst = 128
+
 // localSyntaxErrors is the syntax check of fc on local texts: the errors,
 // with lines and offsets of the whole new content, and ok; ok is false
 // when the local texts cannot settle it (a small file, a window that
@@ -52,40 +60,54 @@ func (c *Cache) localSyntaxErrors(fc *core.FileChange, lang *Language) ([]Syntax
 	for _, l := range fc.Lines {
 		first, last = min(first, l.Line-1), max(last, l.EndLine)
 	}
-	from := max(0, first-localContext)
-	after, at := fc.NewLines(from, last+localContext)
+	if localContext > localFirst {
+		if errs, ok, cut := c.localSyntaxErrorsIn(fc, lang, first, last, localFirst); !cut {
+			return errs, ok
+		}
+	}
+	errs, ok, _ := c.localSyntaxErrorsIn(fc, lang, first, last, localContext)
+	return errs, ok
+}
+
+// localSyntaxErrorsIn is localSyntaxErrors on local texts of n lines
+// around lines [first, last) of the new content; cut reports a window
+// that reaches where they were cut, which more lines may settle.
+func (c *Cache) localSyntaxErrorsIn(fc *core.FileChange, lang *Language, first, last, n int) (errs []SyntaxError, ok, cut bool) {
+	size := fc.NewLen()
+	from := max(0, first-n)
+	after, at := fc.NewLines(from, last+n)
 	end := at + len(after)
 	if at == 0 && end == size {
-		return nil, false // the whole file: nothing to save
+		return nil, false, false // the whole file: nothing to save
 	}
 	// The bytes above line from, and from end on, are the same in the old
 	// content: the old local text is what lies between them.
 	bStart, bEnd := at, len(fc.Old)-(size-end)
 	if bStart > bEnd || bStart > 0 && fc.Old[bStart-1] != '\n' || bEnd > 0 && bEnd < len(fc.Old) && fc.Old[bEnd-1] != '\n' {
-		return nil, false
+		return nil, false, false
 	}
 	before := fc.Old[bStart:bEnd]
 
 	regions, ok := alignRanges(before, after, editRanges(fc.Lines, after, from))
 	if !ok {
-		return nil, false // alignEdits would fall back to the whole difference
+		return nil, false, false // alignEdits would fall back to the whole difference
 	}
 	ws, ok := windowsFor(after, regions, MaxSyntaxCheck)
 	if !ok {
-		return nil, false
+		return nil, false, true // it may have needed lines beyond the cut
 	}
 	for _, w := range ws {
 		// A window that starts at the local text's first line or ends at
 		// its end may have stopped there because the text was cut.
 		if at > 0 && w.aStart == 0 || end < size && w.aEnd >= len(after) {
-			return nil, false
+			return nil, false, true
 		}
 	}
-	errs, ok := windowsSyntaxErrors(context.Background(), c.timeout(), lang, fc.Path, before, after, ws)
+	errs, ok = windowsSyntaxErrors(context.Background(), c.timeout(), lang, fc.Path, before, after, ws)
 	if !ok {
 		// The same windows as the whole content's, which does not settle
 		// it either; and a file past MaxSyntaxCheck is then not checked.
-		return nil, true
+		return nil, true, false
 	}
 	for i := range errs {
 		e := &errs[i]
@@ -94,5 +116,5 @@ func (c *Cache) localSyntaxErrors(fc *core.FileChange, lang *Language) ([]Syntax
 		e.EndByte += at
 		e.Message = syntaxMessage(e.Line, e.Missing)
 	}
-	return errs, true
+	return errs, true, false
 }

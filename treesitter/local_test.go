@@ -103,3 +103,41 @@ func withEOL(s string) string {
 	}
 	return s + "\n"
 }
+
+// An edit in the middle of a 400-line function: its window reaches where
+// local texts of localFirst lines are cut, so the check takes
+// localContext lines, and still settles it locally, with the errors the
+// whole content gives.
+func TestLocalSyntaxWidensPastTheFirstCut(t *testing.T) {
+	var long strings.Builder
+	long.WriteString("def long():\n")
+	for i := range 400 {
+		fmt.Fprintf(&long, "    x%d = %d\n", i, i)
+	}
+	src := long.String() + bigPy(2000)
+	for _, repl := range []string{"    x200 = (200\n", "    x200 = 200 + 1\n"} {
+		patch := "big.py\n<<<<<<< SEARCH\n    x200 = 200\n=======\n" + repl + ">>>>>>> REPLACE\n"
+		plan := core.Validate(core.Parse(patch, core.ParseOptions{}), core.MapFS{"big.py": src}, core.Options{})
+		if !plan.OK() {
+			t.Fatalf("plan: %v", plan.Problems)
+		}
+		fc := &plan.Files[0]
+		lang := languageOf(fc)
+		c := NewCache(4)
+		first, last := fc.Lines[0].Line-1, fc.Lines[0].EndLine
+		if _, _, cut := c.localSyntaxErrorsIn(fc, lang, first, last, localFirst); !cut {
+			t.Fatalf("%q: the window fits in %d lines around the edit; the case needs one that does not", repl, localFirst)
+		}
+		local, ok := c.localSyntaxErrors(fc, lang)
+		if !ok {
+			t.Fatalf("%q: the local texts did not settle it", repl)
+		}
+		whole := NewCache(4).wholeSyntaxErrors(fc, lang, nil)
+		if fmt.Sprint(local) != fmt.Sprint(whole) {
+			t.Errorf("%q: local %+v\nwhole %+v", repl, local, whole)
+		}
+		if (len(whole) > 0) != strings.Contains(repl, "(") {
+			t.Errorf("%q: errors %+v", repl, whole)
+		}
+	}
+}
