@@ -62,11 +62,14 @@ func (c *Cache) EnclosingDefinitions(path string, content []byte, startByte, end
 // EnclosingDefinitions returns the chain of definitions around a byte range
 // of the tree's content; see Cache.EnclosingDefinitions.
 func (t *Tree) EnclosingDefinitions(startByte, endByte int) ([]Definition, error) {
+	s, e := trimRange(t.content, startByte, endByte)
+	if pats := t.Lang.plainPatterns(); pats != nil && s < e {
+		return t.enclosingByAncestors(pats, s, e), nil // no query compiled (enclosing.go)
+	}
 	defs, err := t.Definitions()
 	if err != nil {
 		return nil, err
 	}
-	s, e := trimRange(t.content, startByte, endByte)
 	// Definitions are sorted by start, outer before inner, so the ones that
 	// contain the range, in order, form the chain.
 	n := sort.Search(len(defs), func(i int) bool { return defs[i].StartByte > s })

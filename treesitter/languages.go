@@ -67,6 +67,9 @@ type Language struct {
 	lang     *sitter.Language
 	parsers  sync.Pool // *sitter.Parser set to lang
 
+	plainOnce sync.Once
+	plain     []plainPattern // the query as plain patterns (enclosing.go), or nil
+
 	queryOnce sync.Once
 	q         *sitter.Query
 	kind      []string // per capture id: the kind of a @definition.<kind> capture, or ""
