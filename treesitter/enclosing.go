@@ -18,14 +18,28 @@ import (
 //
 //	(function_definition name: (identifier) @name) @definition.function
 //
-// the ancestors are matched against the patterns here, in Go, a few cgo
-// calls a level; the query stays the rule, and the one path for every
-// other language and for Definitions. TestEnclosingByAncestorsMatchesQuery
+// (or with more fields tested, as plainPattern says), the ancestors are
+// matched against the patterns here, in Go, a few cgo calls a level; the
+// query stays the rule, and the one path for every other language and
+// for Definitions. TestEnclosingByAncestorsMatchesQuery
 // holds the two to the same chains.
 
-// plainPattern is a query pattern "(node name: (nameType) @name)
-// @definition.kind"; nameType "_" is any named node, as in a query.
-type plainPattern struct{ node, nameType, kind string }
+// plainPattern is a query pattern of a node and tests on its fields,
+// one of which captures the name:
+//
+//	(variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
+//
+// A field's child must be a named node of one of the types ("_": any).
+type plainPattern struct {
+	node, kind string
+	fields     []fieldTest
+	name       int // index in fields of the one captured @name
+}
+
+type fieldTest struct {
+	field string
+	types []string
+}
 
 // plainPatterns returns the language's query as plain patterns, in order,
 // or nil when any pattern is of another form.
@@ -43,15 +57,66 @@ func parsePlainPatterns(query string) []plainPattern {
 		if line == "" || strings.HasPrefix(line, ";") {
 			continue
 		}
-		rest, ok := strings.CutPrefix(line, "(")
-		node, rest, ok2 := strings.Cut(rest, " name: (")
-		nameType, rest, ok3 := strings.Cut(rest, ") @name) @definition.")
-		if !ok || !ok2 || !ok3 || !isSymbol(node) || !isSymbol(nameType) || !isSymbol(rest) {
+		p, ok := parsePlainPattern(line)
+		if !ok {
 			return nil
 		}
-		out = append(out, plainPattern{node, nameType, rest})
+		out = append(out, p)
 	}
 	return out
+}
+
+func parsePlainPattern(line string) (plainPattern, bool) {
+	inner, ok := strings.CutPrefix(line, "(")
+	i := strings.LastIndex(inner, ") @definition.")
+	if !ok || i < 0 {
+		return plainPattern{}, false
+	}
+	p := plainPattern{kind: inner[i+len(") @definition."):], name: -1}
+	toks := strings.Fields(inner[:i])
+	if len(toks) < 3 || !isSymbol(p.kind) || !isSymbol(toks[0]) {
+		return plainPattern{}, false
+	}
+	p.node = toks[0]
+	for k := 1; k < len(toks); {
+		field, ok := strings.CutSuffix(toks[k], ":")
+		if !ok || !isSymbol(field) || k+1 >= len(toks) {
+			return plainPattern{}, false
+		}
+		k++
+		f := fieldTest{field: field}
+		alt := strings.HasPrefix(toks[k], "[")
+		for first := true; ; first = false {
+			t := toks[k]
+			if alt && first {
+				t = t[1:]
+			}
+			last := !alt || strings.HasSuffix(t, "]")
+			t = strings.TrimSuffix(t, "]")
+			typ, ok := strings.CutPrefix(t, "(")
+			typ, ok2 := strings.CutSuffix(typ, ")")
+			if !ok || !ok2 || !isSymbol(typ) {
+				return plainPattern{}, false
+			}
+			f.types = append(f.types, typ)
+			k++
+			if last {
+				break
+			}
+			if k >= len(toks) {
+				return plainPattern{}, false
+			}
+		}
+		p.fields = append(p.fields, f)
+		if k < len(toks) && toks[k] == "@name" {
+			if p.name >= 0 {
+				return plainPattern{}, false
+			}
+			p.name = len(p.fields) - 1
+			k++
+		}
+	}
+	return p, p.name >= 0
 }
 
 // isSymbol reports a grammar symbol or capture suffix: letters, digits
@@ -108,13 +173,20 @@ func matchPlain(pats []plainPattern, n *sitter.Node) (found, bool) {
 		return found{}, false
 	}
 	typ := n.Type()
+next:
 	for i, p := range pats {
 		if p.node != typ {
 			continue
 		}
-		name := n.ChildByFieldName("name")
-		if name == nil || !name.IsNamed() || p.nameType != "_" && name.Type() != p.nameType {
-			continue
+		var name *sitter.Node
+		for k, f := range p.fields {
+			c := n.ChildByFieldName(f.field)
+			if c == nil || !c.IsNamed() || f.types[0] != "_" && !slices.Contains(f.types, c.Type()) {
+				continue next
+			}
+			if k == p.name {
+				name = c
+			}
 		}
 		return found{
 			pattern: uint16(i), start: int(n.StartByte()), end: int(n.EndByte()), kind: p.kind,
@@ -130,4 +202,3 @@ func (t *Tree) point(off int) sitter.Point {
 	row := t.line(off) - 1
 	return sitter.Point{Row: uint32(row), Column: uint32(off - t.lines[row])}
 }
-

@@ -68,7 +68,7 @@ func TestEnclosingByAncestorsMatchesQuery(t *testing.T) {
 			check(b, b+1)
 		}
 	}
-	for _, name := range []string{"python", "java", "csharp", "ruby", "php", "bash", "scala"} {
+	for _, name := range []string{"python", "java", "csharp", "ruby", "php", "bash", "scala", "javascript", "typescript", "tsx"} {
 		if !langs[name] {
 			t.Errorf("no annotated file of %s, a language of plain patterns, was checked", name)
 		}
@@ -79,18 +79,29 @@ func TestEnclosingByAncestorsMatchesQuery(t *testing.T) {
 // stays their one path.
 func TestPlainPatternsRefuseOtherForms(t *testing.T) {
 	for _, q := range []string{
-		"(function_declaration name: (identifier) @name) @definition.function\n(method_declaration receiver: (parameter_list) name: (field_identifier) @name) @definition.method",
-		"(class_definition name: [(identifier) (attribute)] @name) @definition.class",
+		// A nested pattern (Go's receiver), a predicate, a capture other
+		// than @name, two names, none, a quantifier, an anonymous node, a
+		// field without a test.
+		"(function_declaration name: (identifier) @name) @definition.function\n(method_declaration receiver: (parameter_list (parameter_declaration type: (type_identifier) @receiver)) name: (field_identifier) @name) @definition.method",
 		"((function_definition name: (identifier) @name) @definition.function (#match? @name \"^test\"))",
-		"(call function: (identifier) @name) @definition.call",
-		"(class_definition name: (identifier) @name body: (block)) @definition.class",
+		"(function_definition name: (identifier) @name body: (block) @body) @definition.function",
+		"(class_definition name: (identifier) @name body: (block) @name) @definition.class",
+		"(class_definition body: (block)) @definition.class",
+		"(class_definition name: (identifier)+ @name) @definition.class",
+		"(class_definition name: \"class\" @name) @definition.class",
+		"(class_definition name: [(identifier) (attribute) @name) @definition.class",
+		"(class_definition name: (identifier) @name body) @definition.class",
 	} {
 		if p := parsePlainPatterns(q); p != nil {
 			t.Errorf("%q read as plain patterns %+v", q, p)
 		}
 	}
-	got := parsePlainPatterns("; a comment\n(module name: (_) @name) @definition.module\n\n(method name: (identifier) @name) @definition.method\n")
-	want := []plainPattern{{"module", "_", "module"}, {"method", "identifier", "method"}}
+	got := parsePlainPatterns("; a comment\n(module name: (_) @name) @definition.module\n\n" +
+		"(pair key: (_) @name value: [(arrow_function) (function_expression)]) @definition.method\n")
+	want := []plainPattern{
+		{node: "module", kind: "module", fields: []fieldTest{{"name", []string{"_"}}}},
+		{node: "pair", kind: "method", fields: []fieldTest{{"key", []string{"_"}}, {"value", []string{"arrow_function", "function_expression"}}}},
+	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("plain patterns %+v, want %+v", got, want)
 	}
