@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fsrb/fsrb/bench/gen"
+	"github.com/fsrb/fsrb/core"
 )
 
 // goFile generates a Go file of about n lines: types with methods and
@@ -99,6 +102,23 @@ func BenchmarkEnclosingDefinitionsCold(b *testing.B) {
 		defs, err := NewCache(1).EnclosingDefinitions("big.go", src, at, at+10)
 		if err != nil || len(defs) != 1 {
 			b.Fatal(defs, err)
+		}
+	}
+}
+
+// BenchmarkSyntaxProblemsW1 is the CLI's syntax check of W1's plan (bench/gen):
+// 20 files of 500 lines, 10 edits each.
+func BenchmarkSyntaxProblemsW1(b *testing.B) {
+	w := gen.W1()
+	plan := core.Validate(core.Parse(w.Patch, core.ParseOptions{}), core.MapFS(w.Files), core.Options{})
+	if !plan.OK() {
+		b.Fatal(plan.Problems)
+	}
+	c := NewCache(0)
+	b.ReportAllocs()
+	for b.Loop() {
+		if ps := c.SyntaxProblems(plan); len(ps) != 0 {
+			b.Fatal(ps)
 		}
 	}
 }
