@@ -16,8 +16,7 @@
 //   - match: each block must match exactly once in its file, on LF text
 //     held by a text buffer that gives the file's own bytes back
 //     (textbuf.go, lines.go, match.go, kept.go; the byte scans in
-//     indexpair.go, with their AVX2 assembly in indexpair_amd64.s and the
-//     CPU's AVX2 asked in cpuid_amd64.s); with
+//     indexpair.go, with their AVX2 assembly in indexpair_amd64.s); with
 //     Options.Fuzzy, a block with no exact match climbs the fuzzy ladder
 //     (fuzzy.go, fuzzy_text.go, fuzzy_view.go); apply-patch hunks and
 //     hashline blocks are placed by their anchors (place.go). A block that
