@@ -19,10 +19,10 @@ import (
 //	(function_definition name: (identifier) @name) @definition.function
 //
 // (or with more fields tested, as plainPattern says), the ancestors are
-// matched against the patterns here, in Go, a few cgo calls a level; the
-// query stays the rule, and the one path for every other language and
-// for Definitions. TestEnclosingByAncestorsMatchesQuery
-// holds the two to the same chains.
+// matched against the patterns here, in Go, a few cgo calls a level. The
+// query text stays the rule, and the query engine the one path for every
+// other language and for Definitions; TestEnclosingByAncestorsMatchesQuery
+// holds the two paths to the same chains.
 
 // plainPattern is a query pattern of a node and tests on its fields,
 // one of which captures the name:
