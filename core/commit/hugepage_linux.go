@@ -9,15 +9,6 @@ import (
 // hugePages says whether Arena packs reads into huge pages.
 const hugePages = true
 
-// hugePage is the size of an x86-64 and arm64 transparent huge page.
-const hugePage = 2 << 20
-
-// hugeReadMin is the smallest file read into huge pages: from a quarter of
-// one, clearing a 2 MB page costs about what the 4 KB faults it replaces
-// cost on a machine where faults are cheap, and far less where they are
-// not (below).
-const hugeReadMin = 512 << 10
-
 // readBuffer returns a buffer of n bytes for a file's content, in huge
 // pages where the kernel gives them on request (MADV_HUGEPAGE: a kernel
 // set to give them on request only, as many are, gives a program none

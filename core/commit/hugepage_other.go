@@ -9,6 +9,5 @@ func readBuffer(n int) []byte { return make([]byte, n) }
 // hugePages says whether Arena packs reads into huge pages.
 const hugePages = false
 
-const hugePage, hugeReadMin = 2 << 20, 512 << 10
-
+// hugeAligned is raw's first n bytes: no huge pages are asked for here.
 func hugeAligned(raw []byte, n int) []byte { return raw[:n:n] }
