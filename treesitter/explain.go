@@ -48,9 +48,15 @@ func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 	perFile := make([]core.Problems, len(plan.Files))
 	// A worker's slot carries the buffer it writes each file's new
 	// content into (see wholeSyntaxErrors).
+	// Each buffer sized for the largest file it may hold: grown file by
+	// file, the two of a W1 dry run took 80 KB for 20 KB files (issue 18).
+	most := 0
+	for i := range plan.Files {
+		most = max(most, min(plan.Files[i].NewLen(), localMin))
+	}
 	slots := make(chan *bytes.Buffer, runtime.GOMAXPROCS(0))
 	for range cap(slots) {
-		slots <- new(bytes.Buffer)
+		slots <- bytes.NewBuffer(make([]byte, 0, most))
 	}
 	var wg sync.WaitGroup
 	for i, fc := range plan.Files {

@@ -3,6 +3,7 @@ package treesitter
 import (
 	"bytes"
 	"context"
+	"slices"
 	"sort"
 	"time"
 )
@@ -112,8 +113,12 @@ func windowsSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Langu
 // overlapping windows are merged. It gives up (false) on a window of more
 // than budget bytes.
 func windowsFor(after []byte, regions []editRegion, budget int) ([]window, bool) {
-	var ws []window
-	for _, r := range regions {
+	// One window a region, and each window's region list cut from one
+	// array: a W1 dry run grew the list and allocated 200 one-region
+	// lists, 50 KB of its syntax check's fresh memory (issue 18).
+	ws := make([]window, 0, len(regions))
+	own := slices.Clone(regions)
+	for i, r := range regions {
 		first := lineStart(after, r.aStart)
 		last := first
 		if r.aEnd > r.aStart {
@@ -169,7 +174,7 @@ func windowsFor(after []byte, regions []editRegion, budget int) ([]window, bool)
 		if end-top > budget {
 			return nil, false
 		}
-		ws = append(ws, window{aStart: top, aEnd: end, indent: level, regions: []editRegion{r}})
+		ws = append(ws, window{aStart: top, aEnd: end, indent: level, regions: own[i : i+1 : i+1]})
 	}
 	sort.Slice(ws, func(i, j int) bool { return ws[i].aStart < ws[j].aStart })
 	merged := ws[:0]
