@@ -2,7 +2,6 @@ package treesitter
 
 import (
 	"slices"
-	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
@@ -18,114 +17,11 @@ import (
 //
 //	(function_definition name: (identifier) @name) @definition.function
 //
-// (or with more fields tested, as plainPattern says), the ancestors are
+// (or any pattern of plainpattern.go's subset), the ancestors are
 // matched against the patterns here, in Go, a few cgo calls a level. The
 // query text stays the rule, and the query engine the one path for every
 // other language and for Definitions; TestEnclosingByAncestorsMatchesQuery
 // holds the two paths to the same chains.
-
-// plainPattern is a query pattern of a node and tests on its fields,
-// one of which captures the name:
-//
-//	(variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
-//
-// A field's child must be a named node of one of the types ("_": any).
-type plainPattern struct {
-	node, kind string
-	fields     []fieldTest
-	name       int // index in fields of the one captured @name
-}
-
-type fieldTest struct {
-	field string
-	types []string
-}
-
-// plainPatterns returns the language's query as plain patterns, in order,
-// or nil when any pattern is of another form.
-func (l *Language) plainPatterns() []plainPattern {
-	l.plainOnce.Do(func() { l.plain = parsePlainPatterns(l.query) })
-	return l.plain
-}
-
-// parsePlainPatterns reads a query of plain patterns, one a line (";"
-// comments and blank lines aside); nil for any other query.
-func parsePlainPatterns(query string) []plainPattern {
-	var out []plainPattern
-	for line := range strings.SplitSeq(query, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, ";") {
-			continue
-		}
-		p, ok := parsePlainPattern(line)
-		if !ok {
-			return nil
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
-func parsePlainPattern(line string) (plainPattern, bool) {
-	inner, ok := strings.CutPrefix(line, "(")
-	i := strings.LastIndex(inner, ") @definition.")
-	if !ok || i < 0 {
-		return plainPattern{}, false
-	}
-	p := plainPattern{kind: inner[i+len(") @definition."):], name: -1}
-	toks := strings.Fields(inner[:i])
-	if len(toks) < 3 || !isSymbol(p.kind) || !isSymbol(toks[0]) {
-		return plainPattern{}, false
-	}
-	p.node = toks[0]
-	for k := 1; k < len(toks); {
-		field, ok := strings.CutSuffix(toks[k], ":")
-		if !ok || !isSymbol(field) || k+1 >= len(toks) {
-			return plainPattern{}, false
-		}
-		k++
-		f := fieldTest{field: field}
-		alt := strings.HasPrefix(toks[k], "[")
-		for first := true; ; first = false {
-			t := toks[k]
-			if alt && first {
-				t = t[1:]
-			}
-			last := !alt || strings.HasSuffix(t, "]")
-			t = strings.TrimSuffix(t, "]")
-			typ, ok := strings.CutPrefix(t, "(")
-			typ, ok2 := strings.CutSuffix(typ, ")")
-			if !ok || !ok2 || !isSymbol(typ) {
-				return plainPattern{}, false
-			}
-			f.types = append(f.types, typ)
-			k++
-			if last {
-				break
-			}
-			if k >= len(toks) {
-				return plainPattern{}, false
-			}
-		}
-		p.fields = append(p.fields, f)
-		if k < len(toks) && toks[k] == "@name" {
-			if p.name >= 0 {
-				return plainPattern{}, false
-			}
-			p.name = len(p.fields) - 1
-			k++
-		}
-	}
-	return p, p.name >= 0
-}
-
-// isSymbol reports a grammar symbol or capture suffix: letters, digits
-// and "_", nothing a query would read as more syntax.
-func isSymbol(s string) bool {
-	return s != "" && !strings.ContainsFunc(s, func(r rune) bool {
-		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-	})
-}
 
 // enclosingByAncestors is EnclosingDefinitions on the trimmed, non-empty
 // range [s, e) for a language of plain patterns: the ancestors of the
@@ -169,29 +65,16 @@ func (t *Tree) enclosingByAncestors(pats []plainPattern, s, e int) []Definition 
 
 // matchPlain matches node n against the patterns, first first.
 func matchPlain(pats []plainPattern, n *sitter.Node) (found, bool) {
-	if !n.IsNamed() {
-		return found{}, false
-	}
-	typ := n.Type()
-next:
-	for i, p := range pats {
-		if p.node != typ {
+	for i := range pats {
+		name, ok := pats[i].root.match(n)
+		if !ok {
 			continue
 		}
-		var name *sitter.Node
-		for k, f := range p.fields {
-			c := n.ChildByFieldName(f.field)
-			if c == nil || !c.IsNamed() || f.types[0] != "_" && !slices.Contains(f.types, c.Type()) {
-				continue next
-			}
-			if k == p.name {
-				name = c
-			}
+		f := found{pattern: uint16(i), start: int(n.StartByte()), end: int(n.EndByte()), kind: pats[i].kind, nameStart: -1, nameEnd: -1}
+		if name != nil {
+			f.nameStart, f.nameEnd = int(name.StartByte()), int(name.EndByte())
 		}
-		return found{
-			pattern: uint16(i), start: int(n.StartByte()), end: int(n.EndByte()), kind: p.kind,
-			nameStart: int(name.StartByte()), nameEnd: int(name.EndByte()),
-		}, true
+		return f, true
 	}
 	return found{}, false
 }

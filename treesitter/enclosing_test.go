@@ -68,7 +68,8 @@ func TestEnclosingByAncestorsMatchesQuery(t *testing.T) {
 			check(b, b+1)
 		}
 	}
-	for _, name := range []string{"python", "java", "csharp", "ruby", "php", "bash", "scala", "javascript", "typescript", "tsx"} {
+	for _, name := range []string{"python", "java", "csharp", "ruby", "php", "bash", "scala", "javascript", "typescript", "tsx",
+		"rust", "c", "cpp", "kotlin", "swift", "lua", "toml", "css", "yaml"} {
 		if !langs[name] {
 			t.Errorf("no annotated file of %s, a language of plain patterns, was checked", name)
 		}
@@ -76,33 +77,47 @@ func TestEnclosingByAncestorsMatchesQuery(t *testing.T) {
 }
 
 // Queries of any other form are not read as plain patterns: the query
-// stays their one path.
+// engine stays their one path. The forms that are, are read as written.
 func TestPlainPatternsRefuseOtherForms(t *testing.T) {
 	for _, q := range []string{
-		// A nested pattern (Go's receiver), a predicate, a capture other
-		// than @name, two names, none, a quantifier, an anonymous node, a
-		// field without a test.
+		// Captures other than @name (Go's receiver, a predicate's), a
+		// predicate, two names, a quantifier, a negated field, an anchor,
+		// a field without a test, two tests without a field under one
+		// node, a wildcard root, an unclosed alternative.
 		"(function_declaration name: (identifier) @name) @definition.function\n(method_declaration receiver: (parameter_list (parameter_declaration type: (type_identifier) @receiver)) name: (field_identifier) @name) @definition.method",
 		"((function_definition name: (identifier) @name) @definition.function (#match? @name \"^test\"))",
+		"(element (start_tag (attribute (attribute_name) @_attr)) (#eq? @_attr \"id\")) @definition.element",
 		"(function_definition name: (identifier) @name body: (block) @body) @definition.function",
 		"(class_definition name: (identifier) @name body: (block) @name) @definition.class",
-		"(class_definition body: (block)) @definition.class",
 		"(class_definition name: (identifier)+ @name) @definition.class",
-		"(class_definition name: \"class\" @name) @definition.class",
-		"(class_definition name: [(identifier) (attribute) @name) @definition.class",
+		"(class_definition !body name: (identifier) @name) @definition.class",
+		"(class_definition . name: (identifier) @name) @definition.class",
 		"(class_definition name: (identifier) @name body) @definition.class",
+		"(class_declaration (type_identifier) @name (class_body)) @definition.class",
+		"(_ name: (identifier) @name) @definition.any",
+		"(class_definition name: [(identifier) (attribute) @name) @definition.class",
 	} {
 		if p := parsePlainPatterns(q); p != nil {
 			t.Errorf("%q read as plain patterns %+v", q, p)
 		}
 	}
 	got := parsePlainPatterns("; a comment\n(module name: (_) @name) @definition.module\n\n" +
-		"(pair key: (_) @name value: [(arrow_function) (function_expression)]) @definition.method\n")
+		"(pair key: (_) @name value: [(arrow_function) (function_expression)]) @definition.method\n" +
+		"(impl_item type: (generic_type type: (type_identifier) @name)) @definition.impl\n" +
+		"(class_declaration declaration_kind: \"struct\" (type_identifier) @name) @definition.struct\n" +
+		"(companion_object) @definition.object\n")
+	named := nodeTest{types: []string{"_"}, name: true}
 	want := []plainPattern{
-		{node: "module", kind: "module", fields: []fieldTest{{"name", []string{"_"}}}},
-		{node: "pair", kind: "method", fields: []fieldTest{{"key", []string{"_"}}, {"value", []string{"arrow_function", "function_expression"}}}},
+		{kind: "module", root: nodeTest{types: []string{"module"}, kids: []childTest{{"name", named}}}},
+		{kind: "method", root: nodeTest{types: []string{"pair"}, kids: []childTest{
+			{"key", named}, {"value", nodeTest{types: []string{"arrow_function", "function_expression"}}}}}},
+		{kind: "impl", root: nodeTest{types: []string{"impl_item"}, kids: []childTest{
+			{"type", nodeTest{types: []string{"generic_type"}, kids: []childTest{{"type", nodeTest{types: []string{"type_identifier"}, name: true}}}}}}}},
+		{kind: "struct", root: nodeTest{types: []string{"class_declaration"}, kids: []childTest{
+			{"declaration_kind", nodeTest{types: []string{"struct"}, anon: true}}, {"", nodeTest{types: []string{"type_identifier"}, name: true}}}}},
+		{kind: "object", root: nodeTest{types: []string{"companion_object"}}},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
-		t.Errorf("plain patterns %+v, want %+v", got, want)
+		t.Errorf("plain patterns\n%+v\nwant\n%+v", got, want)
 	}
 }
