@@ -9,7 +9,7 @@
 //     (Cache.EnclosingDefinitions) and a short label for messages (Describe);
 //   - enclosing.go: that chain from the range's ancestors, for languages
 //     whose query is plain patterns only (plainpattern.go: every language
-//     but Go and HTML), with no query compiled;
+//     but HTML), with no query compiled;
 //   - disambiguate.go: per occurrence of an ambiguous SEARCH block, the
 //     smallest widening that matches only there, reaching up to an
 //     enclosing signature when that stays small, and an "@@" anchor for the

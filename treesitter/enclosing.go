@@ -34,7 +34,7 @@ func (t *Tree) enclosingByAncestors(pats []plainPattern, s, e int) []Definition 
 	root := t.t.RootNode()
 	n := root.NamedDescendantForPointRange(t.point(s), t.point(e))
 	for ; n != nil; n = n.Parent() {
-		if f, ok := matchPlain(pats, n); ok {
+		if f, ok := matchPlain(pats, n, t.content); ok {
 			founds = append(founds, f)
 		}
 	}
@@ -63,16 +63,20 @@ func (t *Tree) enclosingByAncestors(pats []plainPattern, s, e int) []Definition 
 	return chain
 }
 
-// matchPlain matches node n against the patterns, first first.
-func matchPlain(pats []plainPattern, n *sitter.Node) (found, bool) {
+// matchPlain matches node n of content against the patterns, first
+// first.
+func matchPlain(pats []plainPattern, n *sitter.Node, content []byte) (found, bool) {
 	for i := range pats {
-		name, ok := pats[i].root.match(n)
-		if !ok {
+		var c captures
+		if !pats[i].root.match(n, &c) {
 			continue
 		}
 		f := found{pattern: uint16(i), start: int(n.StartByte()), end: int(n.EndByte()), kind: pats[i].kind, nameStart: -1, nameEnd: -1}
-		if name != nil {
-			f.nameStart, f.nameEnd = int(name.StartByte()), int(name.EndByte())
+		if c.name != nil {
+			f.nameStart, f.nameEnd = int(c.name.StartByte()), int(c.name.EndByte())
+		}
+		if c.receiver != nil {
+			f.receiver = c.receiver.Content(content)
 		}
 		return f, true
 	}

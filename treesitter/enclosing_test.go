@@ -69,7 +69,7 @@ func TestEnclosingByAncestorsMatchesQuery(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"python", "java", "csharp", "ruby", "php", "bash", "scala", "javascript", "typescript", "tsx",
-		"rust", "c", "cpp", "kotlin", "swift", "lua", "toml", "css", "yaml"} {
+		"rust", "c", "cpp", "kotlin", "swift", "lua", "toml", "css", "yaml", "go"} {
 		if !langs[name] {
 			t.Errorf("no annotated file of %s, a language of plain patterns, was checked", name)
 		}
@@ -80,11 +80,10 @@ func TestEnclosingByAncestorsMatchesQuery(t *testing.T) {
 // engine stays their one path. The forms that are, are read as written.
 func TestPlainPatternsRefuseOtherForms(t *testing.T) {
 	for _, q := range []string{
-		// Captures other than @name (Go's receiver, a predicate's), a
+		// Captures other than @name and @receiver (a predicate's), a
 		// predicate, two names, a quantifier, a negated field, an anchor,
 		// a field without a test, two tests without a field under one
 		// node, a wildcard root, an unclosed alternative.
-		"(function_declaration name: (identifier) @name) @definition.function\n(method_declaration receiver: (parameter_list (parameter_declaration type: (type_identifier) @receiver)) name: (field_identifier) @name) @definition.method",
 		"((function_definition name: (identifier) @name) @definition.function (#match? @name \"^test\"))",
 		"(element (start_tag (attribute (attribute_name) @_attr)) (#eq? @_attr \"id\")) @definition.element",
 		"(function_definition name: (identifier) @name body: (block) @body) @definition.function",

@@ -9,8 +9,8 @@ import (
 
 // The subset of tree-sitter's query language that enclosing.go matches
 // itself: a pattern is a node with tests on its children, nested, one of
-// them at most captured as @name, and the whole captured as
-// @definition.<kind>:
+// them at most captured as @name (and, for Go's methods, @receiver), the
+// whole captured as @definition.<kind>:
 //
 //	(variable_declarator name: (identifier) @name value: [(arrow_function) (function_expression)]) @definition.function
 //	(impl_item type: (generic_type type: (type_identifier) @name)) @definition.impl
@@ -22,9 +22,11 @@ import (
 // that passes it (a query matches each such child; matchDefinitions keeps
 // the earliest name). A node test is a type, "_" for any named node,
 // alternatives in brackets, or a quoted token (an anonymous node).
-// Predicates, quantifiers, anchors, negated fields, other captures and
-// more than one test without a field under one node are not read: a query
-// holding any of them keeps the query engine.
+// Alternatives may be whole patterns with captures of their own (Go's
+// receiver: a type, a pointer to one, a generic one). Predicates,
+// quantifiers, anchors, negated fields, other captures and more than one
+// test without a field under one node are not read: a query holding any
+// of them keeps the query engine.
 
 // plainPattern is one pattern of a definitions query.
 type plainPattern struct {
@@ -33,12 +35,15 @@ type plainPattern struct {
 }
 
 // nodeTest is what a node must be: of one of types (named; "_" any named
-// node), or the token types[0] when anon; with children passing kids.
+// node), or the token types[0] when anon; with children passing kids; or,
+// with alts, whichever of those passes first.
 type nodeTest struct {
-	types []string
-	anon  bool
-	name  bool // captured as @name
-	kids  []childTest
+	types    []string
+	anon     bool
+	name     bool // captured as @name
+	receiver bool // captured as @receiver (Go's methods: "Server.Start")
+	kids     []childTest
+	alts     []nodeTest
 }
 
 // childTest is a test on the child in field ("": on the first child that
@@ -152,17 +157,25 @@ func (r *patternReader) node() (nodeTest, bool) {
 		r.at++
 	case tok == "[":
 		r.at++
+		plain := true // bare types only: one test of several types
 		for r.peek() == "(" {
 			alt, ok := r.node()
-			if !ok || alt.name || len(alt.kids) > 0 || len(alt.types) > 1 {
+			if !ok || len(alt.types) > 1 || alt.alts != nil {
 				return t, false
 			}
-			t.types = append(t.types, alt.types[0])
+			plain = plain && !alt.name && !alt.receiver && len(alt.kids) == 0
+			t.alts = append(t.alts, alt)
 		}
-		if r.peek() != "]" || len(t.types) == 0 {
+		if r.peek() != "]" || len(t.alts) == 0 {
 			return t, false
 		}
 		r.at++
+		if plain {
+			for _, a := range t.alts {
+				t.types = append(t.types, a.types[0])
+			}
+			t.alts = nil
+		}
 	case tok == "(":
 		r.at++
 		typ := r.peek()
@@ -193,54 +206,84 @@ func (r *patternReader) node() (nodeTest, bool) {
 	default:
 		return t, false
 	}
-	if r.peek() == "@name" {
+	switch r.peek() {
+	case "@name":
 		t.name = true
 		r.names++
+		r.at++
+	case "@receiver":
+		t.receiver = true
 		r.at++
 	}
 	return t, true
 }
 
-// match reports whether n passes t, and the node captured as @name under
-// it, if any.
-func (t *nodeTest) match(n *sitter.Node) (name *sitter.Node, ok bool) {
+// captures are the nodes a match captured.
+type captures struct{ name, receiver *sitter.Node }
+
+// match reports whether n passes t, adding what it captures to c.
+func (t *nodeTest) match(n *sitter.Node, c *captures) bool {
+	if t.alts != nil {
+		for i := range t.alts {
+			var got captures
+			if t.alts[i].match(n, &got) {
+				c.add(got)
+				t.capture(n, c)
+				return true
+			}
+		}
+		return false
+	}
 	if t.anon {
 		if n.IsNamed() || n.Type() != t.types[0] {
-			return nil, false
+			return false
 		}
 	} else if !n.IsNamed() || t.types[0] != "_" && !slices.Contains(t.types, n.Type()) {
-		return nil, false
+		return false
 	}
-	if t.name {
-		name = n
-	}
+	var got captures
 	for i := range t.kids {
 		k := &t.kids[i]
-		var got *sitter.Node
 		if k.field != "" {
-			c := n.ChildByFieldName(k.field)
-			if c == nil {
-				return nil, false
+			if ch := n.ChildByFieldName(k.field); ch == nil || !k.node.match(ch, &got) {
+				return false
 			}
-			if got, ok = k.node.match(c); !ok {
-				return nil, false
-			}
-		} else {
-			ok = false
-			for j := range int(n.ChildCount()) {
-				if got, ok = k.node.match(n.Child(j)); ok {
-					break
-				}
-			}
-			if !ok {
-				return nil, false
+			continue
+		}
+		ok := false
+		for j := range int(n.ChildCount()) {
+			var one captures
+			if ok = k.node.match(n.Child(j), &one); ok {
+				got.add(one)
+				break
 			}
 		}
-		if got != nil {
-			name = got
+		if !ok {
+			return false
 		}
 	}
-	return name, true
+	c.add(got)
+	t.capture(n, c)
+	return true
+}
+
+// capture records n where t captures it.
+func (t *nodeTest) capture(n *sitter.Node, c *captures) {
+	if t.name {
+		c.name = n
+	}
+	if t.receiver {
+		c.receiver = n
+	}
+}
+
+func (c *captures) add(o captures) {
+	if o.name != nil {
+		c.name = o.name
+	}
+	if o.receiver != nil {
+		c.receiver = o.receiver
+	}
 }
 
 // isSymbol reports a grammar symbol or capture suffix: letters, digits

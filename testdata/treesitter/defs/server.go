@@ -34,6 +34,18 @@ type (
 	//  ^ sig: ID string
 )
 
+// Box boxes.
+type Box[T any] struct{ v T }
+
+func (b *Box[T]) Get() T {
+	return b.v
+	//     ^ chain: method Box.Get
+}
+
+func (b Box[T]) Put(v T) Box[T] { return Box[T]{v} }
+
+//                               ^ chain: method Box.Put
+
 func main() {
 	f := func() {
 		_ = 1
