@@ -76,6 +76,23 @@ async function poll(fn, ms, step = 200) {
   }
 }
 
+// pollSteady is poll for a state that must last: fn true on every look for
+// hold ms. Lenses vanish for a moment while an editor asks its providers
+// again, and come back: one look in that moment is no answer.
+async function pollSteady(fn, ms, hold = 1500, step = 200) {
+  const end = Date.now() + ms;
+  let since = 0;
+  for (;;) {
+    const v = await fn();
+    const now = Date.now();
+    if (!v) since = 0;
+    else if (!since) since = now;
+    if (v && now - since >= hold) return true;
+    if (now > end) return false;
+    await new Promise((r) => setTimeout(r, step));
+  }
+}
+
 const shot = async (page, name) => {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, name) });
@@ -127,10 +144,10 @@ async function main() {
     await poll(off, 15000);
     check(off(), 'merge-conflict switched off while the patch is visible', readFileSync(userSettings, 'utf8'));
     await page.waitForTimeout(1000); // the merge-conflict extension and the editor catch up
-    // Up to 20 s: on a loaded 2-core machine the extension host took more
-    // than 11 s once to drop its lenses after the setting changed (they
-    // were gone when the failed check printed them).
-    await poll(async () => !/Accept (Current|Incoming) Change/.test(await lensText()), 20000);
+    // Gone for good, not for the moment an editor re-asks its providers
+    // (the check failed twice in three CI runs on a look taken in such a
+    // moment), within 20 s on a loaded machine.
+    await pollSteady(async () => !/Accept (Current|Incoming) Change/.test(await lensText()), 20000);
     check(!/Accept (Current|Incoming) Change/.test(await lensText()), 'no merge-conflict "Accept Current Change" lenses on the patch', await lensText());
 
 

@@ -25,6 +25,7 @@ type Saved = Partial<Record<(typeof KEYS)[number], boolean | null>>;
 export class MergeConflictGuard implements vscode.Disposable {
   private subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
+  private later: NodeJS.Timeout[] = [];
   private chain: Promise<void> = Promise.resolve();
 
   constructor(
@@ -72,8 +73,14 @@ export class MergeConflictGuard implements vscode.Disposable {
       for (const k of KEYS) await cfg.update(k, false, vscode.ConfigurationTarget.Global);
       this.log.appendLine('[fsrb] a patch is visible: merge-conflict lenses and colours switched off');
       // merge-conflict drops its lens provider on the change, but an editor
-      // keeps the lenses it has until its language's providers change.
+      // keeps the lenses it has until its language's providers change. On
+      // a busy machine merge-conflict may handle the change after the first
+      // refresh and its lenses come back with it: ask again later too (in
+      // CI its lenses were still there 1.2 s after the switch, twice in
+      // three runs).
       refreshCodeLenses();
+      this.later.forEach(clearTimeout);
+      this.later = [1500, 5000].map((ms) => setTimeout(() => refreshCodeLenses(0), ms));
     } else if (saved) {
       await this.restore(saved);
     }
@@ -99,6 +106,7 @@ export class MergeConflictGuard implements vscode.Disposable {
 
   dispose() {
     if (this.timer) clearTimeout(this.timer);
+    this.later.forEach(clearTimeout);
     this.subs.forEach((s) => s.dispose());
   }
 }
