@@ -146,6 +146,12 @@ func (t *Tree) findDefinitions() ([]Definition, error) {
 	return defs, nil
 }
 
+// wins reports whether f, of the same range as g, is the definition kept
+// for that range: the first pattern's, and of the earliest name.
+func (f found) wins(g found) bool {
+	return f.pattern < g.pattern || f.pattern == g.pattern && f.nameStart <= g.nameStart
+}
+
 // matchDefinitions runs the query and keeps one match per node: the one of
 // the first pattern, and of the earliest name.
 func (t *Tree) matchDefinitions(q *sitter.Query) []found {
@@ -179,7 +185,7 @@ func (t *Tree) matchDefinitions(q *sitter.Query) []found {
 			continue // a predicate failed
 		}
 		key := [2]int{f.start, f.end}
-		if prev, ok := byRange[key]; ok && (prev.pattern < f.pattern || prev.pattern == f.pattern && prev.nameStart <= f.nameStart) {
+		if prev, ok := byRange[key]; ok && prev.wins(f) {
 			continue
 		}
 		byRange[key] = f

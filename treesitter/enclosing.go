@@ -32,7 +32,7 @@ func (t *Tree) enclosingByAncestors(pats []plainPattern, s, e int) []Definition 
 	t.mu.Lock()
 	var founds []found // innermost first
 	root := t.t.RootNode()
-	n := root.NamedDescendantForPointRange(t.point(s), t.point(e))
+	n := root.NamedDescendantForPointRange(point(t.lines, s), point(t.lines, e))
 	for ; n != nil; n = n.Parent() {
 		if f, ok := matchPlain(pats, n, t.content); ok {
 			founds = append(founds, f)
@@ -44,9 +44,9 @@ func (t *Tree) enclosingByAncestors(pats []plainPattern, s, e int) []Definition 
 	var kept []found
 	for _, f := range founds {
 		// One definition a range, as matchDefinitions keys them (a node
-		// and its only child can share their bytes): the first pattern's.
+		// and its only child can share their bytes).
 		if k := len(kept) - 1; k >= 0 && kept[k].start == f.start && kept[k].end == f.end {
-			if f.pattern < kept[k].pattern {
+			if !kept[k].wins(f) {
 				kept[k] = f
 			}
 			continue
@@ -81,11 +81,4 @@ func matchPlain(pats []plainPattern, n *sitter.Node, content []byte) (found, boo
 		return f, true
 	}
 	return found{}, false
-}
-
-// point is byte offset off of the content as tree-sitter counts it: row,
-// and column in bytes.
-func (t *Tree) point(off int) sitter.Point {
-	row := t.line(off) - 1
-	return sitter.Point{Row: uint32(row), Column: uint32(off - t.lines[row])}
 }

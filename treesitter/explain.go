@@ -47,9 +47,9 @@ const MaxSyntaxCheck = 256 << 10
 func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 	perFile := make([]core.Problems, len(plan.Files))
 	// A worker's slot carries the buffer it writes each file's new
-	// content into (see wholeSyntaxErrors).
-	// Each buffer sized for the largest file it may hold: grown file by
-	// file, the two of a W1 dry run took 80 KB for 20 KB files (issue 18).
+	// content into (see wholeSyntaxErrors), sized once for the largest
+	// file it may hold: grown file by file, the two of a W1 dry run took
+	// 80 KB for 20 KB files (issue 18).
 	most := 0
 	for i := range plan.Files {
 		most = max(most, min(plan.Files[i].NewLen(), localMin))
