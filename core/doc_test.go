@@ -8,6 +8,12 @@ import (
 	"testing"
 )
 
+// loadScanned loads data as Validate does, through scanText.
+func loadScanned(data []byte) *doc {
+	_, cr, lines := scanText(data)
+	return loadDocScanned(data, cr, lines)
+}
+
 func TestDocRoundTrip(t *testing.T) {
 	for _, in := range []string{
 		"", "a\n", "a", "0\r", "a\r\nb\r", "a\r\nb\r\n", "a\r\nb", "\uFEFFa\nb", "a\nb\r\nc\n", "\r\n", "x\r\ny\n\n",
@@ -35,13 +41,20 @@ func TestDocSpliceKeepsEndings(t *testing.T) {
 // TestDocPiecesMatchFlat splices a doc many times at random whole lines
 // and checks, after every splice, that the pieces read as the same text a
 // flat string spliced the same way holds: bytes, line numbers, slices and
-// exact occurrences.
-func TestDocPiecesMatchFlat(t *testing.T) {
+// exact occurrences. A doc is loaded as Validate loads a file, so that
+// the large ones count their lines through scanText's line index.
+func TestDocPiecesMatchFlat(t *testing.T) { eachScan(t, testDocPiecesMatchFlat) }
+
+func testDocPiecesMatchFlat(t *testing.T) {
 	rnd := rand.New(rand.NewSource(9))
 	words := []string{"a", "b", "  x = 1", "\ty", "", "z z"}
 	for trial := range 300 {
-		raw := randDoc(rnd.Intn, words, rnd.Intn(30), trial)
-		d := loadDoc([]byte(raw))
+		lines := rnd.Intn(30)
+		if trial%4 == 3 {
+			lines = 400 + rnd.Intn(1200) // past 2 KB: counted through the line index
+		}
+		raw := randDoc(rnd.Intn, words, lines, trial)
+		d := loadScanned([]byte(raw))
 		ref := loadDoc([]byte(raw))
 		for step := range 2 * maxPieces {
 			text := ref.text()
@@ -90,21 +103,55 @@ func TestDocPiecesMatchFlat(t *testing.T) {
 }
 
 // scanText's one pass answers as the two scans it replaces do, a NUL
-// after a CR included (the pass stops at the first of them).
-func TestScanText(t *testing.T) {
+// after a CR included (the pass stops at the first of them), and a text
+// with neither gets the count of newlines before each 1 KB block: texts
+// of every length to 5 KB, with a BOM or not, the two bytes in every
+// block or in none.
+func TestScanText(t *testing.T) { eachScan(t, testScanText) }
+
+func testScanText(t *testing.T) {
 	rnd := rand.New(rand.NewSource(18))
-	for n := 0; n < 2000; n++ {
-		data := make([]byte, rnd.Intn(200))
+	for n := 0; n < 3000; n++ {
+		size := rnd.Intn(200)
+		if n%2 == 0 {
+			size = rnd.Intn(5 << 10)
+		}
+		data := make([]byte, size)
+		odd := rnd.Intn(3) == 0 // a NUL or CR here and there
 		for i := range data {
-			data[i] = 'x'
-			if rnd.Intn(60) == 0 {
+			data[i] = "xxxxxxxxx\n\xe9"[rnd.Intn(11)]
+			if odd && rnd.Intn(60+size/4) == 0 {
 				data[i] = "\x00\r"[rnd.Intn(2)]
 			}
 		}
-		nul, cr := scanText(data)
+		if n%5 == 0 {
+			data = append([]byte(bom), data...)
+		}
+		nul, cr, lines := scanText(data)
 		wantNUL := bytes.IndexByte(data, 0) >= 0
-		if nul != wantNUL || !nul && cr != (bytes.IndexByte(data, '\r') >= 0) {
+		wantCR := bytes.IndexByte(data, '\r') >= 0
+		if nul != wantNUL || !nul && cr != wantCR {
 			t.Fatalf("scanText(%q) = %v, %v", data, nul, cr)
+		}
+		text := strings.TrimPrefix(string(data), bom)
+		if hasAVX512 && !wantNUL && !wantCR && len(text) >= 2*lineBlock && lines == nil {
+			t.Fatalf("no line index for %d bytes without NUL or CR", len(text))
+		}
+		if lines == nil {
+			continue
+		}
+		if wantNUL || wantCR || len(lines) != len(text)/lineBlock+1 {
+			t.Fatalf("a line index of %d entries for %d bytes, NUL %v, CR %v", len(lines), len(text), wantNUL, wantCR)
+		}
+		for k, got := range lines {
+			if want := strings.Count(text[:k*lineBlock], "\n"); int(got) != want {
+				t.Fatalf("%d bytes: entry %d is %d, want %d", len(text), k, got, want)
+			}
+		}
+		for x := range len(text) + 1 {
+			if got, want := lines.upTo(text, x), strings.Count(text[:x], "\n"); got != want {
+				t.Fatalf("%d bytes: upTo(%d) = %d, want %d", len(text), x, got, want)
+			}
 		}
 	}
 }

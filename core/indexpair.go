@@ -23,7 +23,12 @@ func indexPair(s string, c1, c2 byte, d int) int {
 		return -1
 	}
 	done := 0
-	if m >= simdChunk && hasSIMD {
+	if m >= 2*simdChunk && hasAVX512 {
+		if i := indexPairAVX512(s, c1, c2, d); i >= 0 {
+			return i
+		}
+		done = m &^ (2*simdChunk - 1)
+	} else if m >= simdChunk && hasSIMD {
 		if i := indexPairSIMD(s, c1, c2, d); i >= 0 {
 			return i
 		}
@@ -80,7 +85,16 @@ func indexEither(s string, a, b byte) int {
 // place.
 func appendPlaces(pos []int32, s string, c byte) []int32 {
 	done := 0
-	if hasSIMD {
+	if hasAVX512 {
+		for len(s)-done >= 2*simdChunk {
+			if cap(pos)-len(pos) < 4*simdChunk {
+				pos = slices.Grow(pos, max(cap(pos), 4*simdChunk))
+			}
+			n, k := placesAVX512(s[done:], c, pos[len(pos):cap(pos)], done)
+			pos = pos[:len(pos)+n]
+			done += k
+		}
+	} else if hasSIMD {
 		for len(s)-done >= simdChunk {
 			if cap(pos)-len(pos) < 4*simdChunk {
 				pos = slices.Grow(pos, max(cap(pos), 4*simdChunk))

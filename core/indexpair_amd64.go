@@ -27,3 +27,15 @@ func indexEitherSIMD(s string, a, b byte) int
 //
 //go:noescape
 func placesSIMD(s string, c byte, out []int32, base int) (n, done int)
+
+// indexPairAVX512 is indexPair over the places [0, m&^63), m = len(s)-d
+// >= 64, where the CPU has AVX-512: the first match, or -1.
+//
+//go:noescape
+func indexPairAVX512(s string, c1, c2 byte, d int) int
+
+// placesAVX512 is appendPlaces' step where the CPU has AVX-512: see
+// core/indexpair_amd64.s.
+//
+//go:noescape
+func placesAVX512(s string, c byte, out []int32, base int) (n, done int)

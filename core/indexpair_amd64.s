@@ -243,3 +243,146 @@ pdone:
 	MOVQ DX, n+56(FP)
 	MOVQ BX, done+64(FP)
 	RET
+
+// func indexPairAVX512(s string, c1, c2 byte, d int) int
+// indexPairSIMD with 64 places a compare: K1 marks the places that hold
+// c1, and the compare of the places d on runs under it, so K2 marks the
+// pairs. The main loop takes 128 places, a last single step 64 more when
+// they fit; the places [0, m&^63) are read, m = len(s)-d >= 64.
+TEXT ·indexPairAVX512(SB), NOSPLIT, $0-40
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), CX
+	MOVBLZX c1+16(FP), AX
+	MOVBLZX c2+17(FP), BX
+	MOVQ d+24(FP), DX
+	SUBQ DX, CX          // m: the places
+	LEAQ (SI)(DX*1), R9  // s + d
+	XORQ DI, DI
+	VPBROADCASTB AX, Z0
+	VPBROADCASTB BX, Z1
+	LEAQ -128(CX), R11
+	CMPQ DI, R11
+	JGT zsingle
+
+zdouble:
+	VPCMPEQB (SI)(DI*1), Z0, K1
+	VPCMPEQB (R9)(DI*1), Z1, K1, K2
+	VPCMPEQB 64(SI)(DI*1), Z0, K3
+	VPCMPEQB 64(R9)(DI*1), Z1, K3, K4
+	KORTESTQ K2, K4
+	JNZ zdoublefound
+	ADDQ $128, DI
+	CMPQ DI, R11
+	JLE zdouble
+
+zsingle:
+	LEAQ -64(CX), R11
+	CMPQ DI, R11
+	JGT znotfound
+	VPCMPEQB (SI)(DI*1), Z0, K1
+	VPCMPEQB (R9)(DI*1), Z1, K1, K2
+	KMOVQ K2, R10
+	TESTQ R10, R10
+	JNZ zfound
+
+znotfound:
+	VZEROUPPER
+	MOVQ $-1, ret+32(FP)
+	RET
+
+zdoublefound:
+	KMOVQ K2, R10
+	TESTQ R10, R10
+	JNZ zfound
+	KMOVQ K4, R10
+	ADDQ $64, DI
+
+zfound:
+	VZEROUPPER
+	BSFQ R10, R10
+	ADDQ R10, DI
+	MOVQ DI, ret+32(FP)
+	RET
+
+// func placesAVX512(s string, c byte, out []int32, base int) (n, done int)
+// placesSIMD with 64 places a compare, into K1 and K2: it reads
+// s[:len(s)&^63], 128 places a step while out has room for them, then 64
+// while it has room for those; the walk of a step's places is
+// placesSIMD's, its masks straight from the compares.
+TEXT ·placesAVX512(SB), NOSPLIT, $0-72
+	MOVQ s_base+0(FP), SI
+	MOVQ s_len+8(FP), CX
+	ANDQ $~63, CX
+	MOVBLZX c+16(FP), AX
+	MOVQ out_base+24(FP), DI
+	MOVQ out_len+32(FP), R8
+	MOVQ base+48(FP), R9
+	XORQ BX, BX
+	XORQ DX, DX
+	VPBROADCASTB AX, Z0
+
+zpdouble:
+	LEAQ 128(BX), R10
+	CMPQ R10, CX
+	JGT zploop
+	LEAQ 128(DX), R10
+	CMPQ R10, R8
+	JGT zploop
+	VPCMPEQB (SI)(BX*1), Z0, K1
+	VPCMPEQB 64(SI)(BX*1), Z0, K2
+	KORTESTQ K1, K2
+	JNZ zpwalk
+	ADDQ $128, BX
+	JMP zpdouble
+
+zpwalk:
+	KMOVQ K1, R11
+	KMOVQ K2, AX
+	LEAQ (R9)(BX*1), R13 // the offset of the mask's bit 0
+	LEAQ 128(R13), R10   // where the step ends
+
+zpmask:
+	TESTQ R11, R11
+	JZ zpmasknext
+
+zpbits:
+	BSFQ R11, R12
+	LEAQ (R13)(R12*1), R14
+	MOVL R14, (DI)(DX*4)
+	INCQ DX
+	LEAQ -1(R11), R12
+	ANDQ R12, R11
+	JNZ zpbits
+
+zpmasknext:
+	MOVQ AX, R11
+	ADDQ $64, R13
+	CMPQ R13, R10
+	JLT zpmask
+	MOVQ R10, BX
+	SUBQ R9, BX          // on from the step's end
+	JMP zpdouble
+
+zploop:
+	CMPQ BX, CX
+	JGE zpdone
+	LEAQ 64(DX), R10
+	CMPQ R10, R8
+	JGT zpdone
+	VPCMPEQB (SI)(BX*1), Z0, K1
+	KMOVQ K1, R11
+	TESTQ R11, R11
+	JZ zpnext
+	LEAQ (R9)(BX*1), R13
+	LEAQ 64(R13), R10    // a 64-byte step: the walk stops after R11
+	JMP zpmask
+
+zpnext:
+	ADDQ $64, BX
+	JMP zploop
+
+zpdone:
+	VZEROUPPER
+	MOVQ DX, n+56(FP)
+	MOVQ BX, done+64(FP)
+	RET

@@ -6,11 +6,31 @@ import (
 	"testing"
 )
 
+// eachScan runs f once for each set of scans the CPU has (AVX-512, AVX2,
+// none: the Go loops alone), the others switched off, so that every path
+// of the scans is tested on a machine that would take the fastest one.
+func eachScan(t *testing.T, f func(t *testing.T)) {
+	avx512, avx2 := hasAVX512, hasSIMD
+	defer func() { hasAVX512, hasSIMD = avx512, avx2 }()
+	for _, level := range []struct {
+		name         string
+		avx512, avx2 bool
+	}{{"avx512", true, true}, {"avx2", false, true}, {"go", false, false}} {
+		if level.avx512 && !avx512 || level.avx2 && !avx2 {
+			continue
+		}
+		hasAVX512, hasSIMD = level.avx512, level.avx2
+		t.Run(level.name, f)
+	}
+}
+
 // TestIndexPair holds indexPair (the SIMD steps and the scalar rest) to the
 // obvious loop, on texts of every length up to 300 over three letters, so
 // that matches fall in every lane of a step, across steps and in the rest,
 // at every distance, and on texts cut at every alignment.
-func TestIndexPair(t *testing.T) {
+func TestIndexPair(t *testing.T) { eachScan(t, testIndexPair) }
+
+func testIndexPair(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(18, 5))
 	want := func(s string, c1, c2 byte, d int) int {
 		for i := 0; i+d < len(s); i++ {
@@ -40,7 +60,9 @@ func TestIndexPair(t *testing.T) {
 // TestIndexEither holds indexEither to the obvious loop the same way: the
 // two bytes are rare, alone or both, at every place of a step and in the
 // rest, on texts of every length and alignment.
-func TestIndexEither(t *testing.T) {
+func TestIndexEither(t *testing.T) { eachScan(t, testIndexEither) }
+
+func testIndexEither(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(18, 6))
 	want := func(s string, a, b byte) int {
 		for i := 0; i < len(s); i++ {
@@ -73,7 +95,9 @@ func TestIndexEither(t *testing.T) {
 // length and alignment, the byte rare or in every other place (so that a
 // step finds more places than the list has room for), appended to lists
 // with no room, some, and plenty.
-func TestAppendPlaces(t *testing.T) {
+func TestAppendPlaces(t *testing.T) { eachScan(t, testAppendPlaces) }
+
+func testAppendPlaces(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(18, 8))
 	buf := make([]byte, 700)
 	for n := 0; n < 4000; n++ {
