@@ -104,16 +104,19 @@ func testDocPiecesMatchFlat(t *testing.T) {
 
 // scanText's one pass answers as the two scans it replaces do, a NUL
 // after a CR included (the pass stops at the first of them), and a text
-// with neither gets the count of newlines before each 1 KB block: texts
-// of every length to 5 KB, with a BOM or not, the two bytes in every
-// block or in none.
+// with neither gets the count of newlines before each block: texts of
+// every length to 5 KB and a few of megabytes (longer blocks), with a BOM
+// or not, the two bytes in every block or in none.
 func TestScanText(t *testing.T) { eachScan(t, testScanText) }
 
 func testScanText(t *testing.T) {
 	rnd := rand.New(rand.NewSource(18))
 	for n := 0; n < 3000; n++ {
 		size := rnd.Intn(200)
-		if n%2 == 0 {
+		switch {
+		case n%500 == 1:
+			size = lineEntries*lineBlock<<rnd.Intn(3) + rnd.Intn(5<<20)
+		case n%2 == 0:
 			size = rnd.Intn(5 << 10)
 		}
 		data := make([]byte, size)
@@ -140,15 +143,23 @@ func testScanText(t *testing.T) {
 		if lines == nil {
 			continue
 		}
-		if wantNUL || wantCR || len(lines) != len(text)/lineBlock+1 {
-			t.Fatalf("a line index of %d entries for %d bytes, NUL %v, CR %v", len(lines), len(text), wantNUL, wantCR)
+		size = 1 << lines.shift
+		if wantNUL || wantCR || len(lines.at) != len(text)/size+1 || len(lines.at) > lineEntries+1 ||
+			lines.shift > 10 && len(text)/(size/2) <= lineEntries {
+			t.Fatalf("a line index of %d entries of %d bytes for %d bytes, NUL %v, CR %v", len(lines.at), size, len(text), wantNUL, wantCR)
 		}
-		for k, got := range lines {
-			if want := strings.Count(text[:k*lineBlock], "\n"); int(got) != want {
+		for k, got := range lines.at {
+			if want := strings.Count(text[:k*size], "\n"); int(got) != want {
 				t.Fatalf("%d bytes: entry %d is %d, want %d", len(text), k, got, want)
 			}
 		}
 		for x := range len(text) + 1 {
+			if len(text) > 1<<20 {
+				x = rnd.Intn(len(text) + 1) // a sample: each count reads megabytes
+				if x%8 == 0 {
+					break
+				}
+			}
 			if got, want := lines.upTo(text, x), strings.Count(text[:x], "\n"); got != want {
 				t.Fatalf("%d bytes: upTo(%d) = %d, want %d", len(text), x, got, want)
 			}

@@ -15,4 +15,4 @@ var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 // see core/linecount_amd64.s.
 //
 //go:noescape
-func scanLinesAVX512(s string, lines []uint32) bool
+func scanLinesAVX512(s string, lines []uint32, shift uint) bool

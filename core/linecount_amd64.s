@@ -8,18 +8,23 @@ DATA nulCR<>+0(SB)/8, $0
 DATA nulCR<>+8(SB)/8, $0x00000D0000000000
 GLOBL nulCR<>(SB), RODATA|NOPTR, $16
 
-// func scanLinesAVX512(s string, lines []uint32) bool
-// For each whole 1024-byte block k of s, writes the newlines of
-// s[:(k+1)*1024] to lines[k+1], and reports whether it met a NUL or a CR
-// (it stops at the end of that block). len(lines) > len(s)/1024. A step
+// func scanLinesAVX512(s string, lines []uint32, shift uint) bool
+// For each whole block k of s, 1<<shift bytes (shift >= 10), writes the
+// newlines of s[:(k+1)<<shift] to lines[k+1], and reports whether it met
+// a NUL or a CR (it stops at the end of that block). len(lines) >
+// len(s)>>shift. A step
 // takes 128 places in two registers: K1 and K4 mark their newlines,
 // counted by POPCNT into DX; K2 and K5 their NULs and CRs (Z1: the table
 // above in every lane), or'ed into K3, tested once a block.
-TEXT ·scanLinesAVX512(SB), NOSPLIT, $0-41
+TEXT ·scanLinesAVX512(SB), NOSPLIT, $0-49
 	MOVQ s_base+0(FP), SI
-	MOVQ s_len+8(FP), CX
+	MOVQ s_len+8(FP), AX
 	MOVQ lines_base+16(FP), DI
-	SHRQ $10, CX
+	MOVQ shift+40(FP), CX
+	MOVQ $1, R8
+	SHLQ CX, R8          // R8: the block's size
+	SHRQ CX, AX
+	MOVQ AX, CX          // CX: the whole blocks
 	XORQ DX, DX
 	MOVL $0x0a, AX
 	VPBROADCASTB AX, Z0
@@ -29,7 +34,7 @@ TEXT ·scanLinesAVX512(SB), NOSPLIT, $0-41
 zblock:
 	TESTQ CX, CX
 	JZ zclean
-	LEAQ 1024(SI), R11
+	LEAQ (SI)(R8*1), R11
 
 zstep:
 	VMOVDQU8 (SI), Z2
@@ -58,10 +63,10 @@ zstep:
 	KORTESTQ K3, K3
 	JZ zblock
 	VZEROUPPER
-	MOVB $1, ret+40(FP)
+	MOVB $1, ret+48(FP)
 	RET
 
 zclean:
 	VZEROUPPER
-	MOVB $0, ret+40(FP)
+	MOVB $0, ret+48(FP)
 	RET

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"strconv"
 	"strings"
 )
 
@@ -403,9 +404,10 @@ func (v *validator) ambiguous(b *Block, d *doc, occ []int) *Problem {
 	lines := make([]string, len(occ))
 	p := v.fail(b, KindAmbiguous, "", "")
 	n := strings.Count(b.Search, "\n")
+	p.Candidates = make([]Candidate, 0, len(occ))
 	for i, at := range occ {
 		line := d.lineOf(at) + 1
-		lines[i] = fmt.Sprint(line)
+		lines[i] = strconv.Itoa(line)
 		text := d.text()[at : at+len(b.Search)]
 		p.Candidates = append(p.Candidates, Candidate{
 			Line: line, EndLine: line + n - 1, Context: firstNonBlankLine(text), Similarity: 1, Text: text,

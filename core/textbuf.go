@@ -48,7 +48,7 @@ type doc struct {
 	expect int
 	loaded string
 	kept   []keptPositions
-	lineIx lineIndex // the newlines of loaded, when scanText counted them
+	lineIx *lineIndex // the newlines of loaded, when scanText counted them
 
 	// The last lineOf answer: a block's line is asked for just before the
 	// block is spliced in at the same offset, and each answer counts the
@@ -71,7 +71,7 @@ func loadDoc(data []byte) *doc { return loadDocScanned(data, true, nil) }
 // (its line endings are read; not looked for in a binary file). Two scans
 // of each file were as long as finding W2's block in it (issue 18). A
 // file with neither also gets its lineIndex from the same pass.
-func scanText(data []byte) (nul, cr bool, lines lineIndex) {
+func scanText(data []byte) (nul, cr bool, lines *lineIndex) {
 	s := unsafe.String(unsafe.SliceData(data), len(data))
 	if lines = scanLines(strings.TrimPrefix(s, bom)); lines != nil {
 		return false, false, lines
@@ -89,7 +89,7 @@ func scanText(data []byte) (nul, cr bool, lines lineIndex) {
 // loadDocScanned is loadDoc for data scanText has read: with cr false
 // (the data holds no CR) its line endings are not counted; lines is the
 // index scanText built, or nil.
-func loadDocScanned(data []byte, cr bool, lines lineIndex) *doc {
+func loadDocScanned(data []byte, cr bool, lines *lineIndex) *doc {
 	d := &doc{lineIx: lines}
 	if bytes.HasPrefix(data, []byte(bom)) {
 		d.bom = true
