@@ -339,8 +339,16 @@ func markerOrEscapeByte(c byte) bool { return markerByte(c) || c == '\\' }
 // above ask it first: every line of a patch goes through several of them,
 // and trimming each line first was a tenth of W1's Parse+Validate
 // (issue 18).
+// eightSpaces is load64 of "        ".
+const eightSpaces = 0x2020202020202020
+
 func leadByte(raw string) (c byte, ok bool) {
 	i := 0
+	// Indentation eight spaces a load: a SEARCH line of W1 starts with 8
+	// to 12, and each line is asked several times (issue 18).
+	for i+8 <= len(raw) && load64(raw, i) == eightSpaces {
+		i += 8
+	}
 	for i < len(raw) && raw[i] == ' ' {
 		i++
 	}

@@ -195,6 +195,9 @@ func isBlankByte(c byte) bool {
 // trailing white space.
 func splitBlank(l string) (lead, core string) {
 	i, j := 0, len(l)
+	for i+8 <= j && load64(l, i) == eightSpaces { // see leadByte
+		i += 8
+	}
 	for i < j && isBlankByte(l[i]) {
 		i++
 	}
