@@ -243,6 +243,9 @@ type finder struct {
 
 func newFinder(needle string) finder {
 	f := finder{needle: needle}
+	if needle == "" {
+		return f // index finds it everywhere
+	}
 	if len(needle) >= 8 {
 		f.tail = load64(needle, len(needle)-8)
 	}
