@@ -48,11 +48,16 @@ func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 	perFile := make([]core.Problems, len(plan.Files))
 	// A worker's slot carries the buffer it writes each file's new
 	// content into (see wholeSyntaxErrors), sized once for the largest
-	// file it may hold: grown file by file, the two of a W1 dry run took
-	// 80 KB for 20 KB files (issue 18).
+	// file it will hold: grown file by file, the two of a W1 dry run took
+	// 80 KB for 20 KB files (issue 18). A file past localMin is checked
+	// on local texts and needs the buffer only when they cannot settle
+	// it (it grows then): sized for one, each validation of W2's 800 KB
+	// file allocated 512 KB it never wrote.
 	most := 0
 	for i := range plan.Files {
-		most = max(most, min(plan.Files[i].NewLen(), localMin))
+		if n := plan.Files[i].NewLen(); n <= localMin {
+			most = max(most, n)
+		}
 	}
 	slots := make(chan *bytes.Buffer, runtime.GOMAXPROCS(0))
 	for range cap(slots) {
