@@ -2,6 +2,60 @@
 
 #include "textflag.h"
 
+// PAIR_ARGS loads the arguments of both pair scans, (s string, c1, c2
+// byte, d int): SI the text, R9 the text d on, CX the places m =
+// len(s)-d, AX and BX the two bytes, DI the first place, 0.
+#define PAIR_ARGS \
+	MOVQ s_base+0(FP), SI; \
+	MOVQ s_len+8(FP), CX; \
+	MOVBLZX c1+16(FP), AX; \
+	MOVBLZX c2+17(FP), BX; \
+	MOVQ d+24(FP), DX; \
+	SUBQ DX, CX; \
+	LEAQ (SI)(DX*1), R9; \
+	XORQ DI, DI
+
+// PLACES_ARGS loads the arguments of both places scans, (s string, c
+// byte, out []int32, base int): SI the text, CX its length cut by mask to
+// whole steps, AX the byte, DI and R8 out's start and length, R9 base; BX
+// (the offset read to) and DX (the places written) start at 0.
+#define PLACES_ARGS(mask) \
+	MOVQ s_base+0(FP), SI; \
+	MOVQ s_len+8(FP), CX; \
+	ANDQ mask, CX; \
+	MOVBLZX c+16(FP), AX; \
+	MOVQ out_base+24(FP), DI; \
+	MOVQ out_len+32(FP), R8; \
+	MOVQ base+48(FP), R9; \
+	XORQ BX, BX; \
+	XORQ DX, DX
+
+// PLACES_WALK ends a step of both places scans: for each set bit i of
+// R11, then of AX (the next 64 places) while R13 is below the step's end
+// R10, it writes R13+i to out (DI, DX entries so far); then it goes on
+// at the step's end, BX = R10-R9, with the loop at next. Labels are per
+// function, so each scan names its own.
+#define PLACES_WALK(mask, bits, masknext, next) \
+mask: \
+	TESTQ R11, R11; \
+	JZ masknext; \
+bits: \
+	BSFQ R11, R12; \
+	LEAQ (R13)(R12*1), R14; \
+	MOVL R14, (DI)(DX*4); \
+	INCQ DX; \
+	LEAQ -1(R11), R12; \
+	ANDQ R12, R11; \
+	JNZ bits; \
+masknext: \
+	MOVQ AX, R11; \
+	ADDQ $64, R13; \
+	CMPQ R13, R10; \
+	JLT mask; \
+	MOVQ R10, BX; \
+	SUBQ R9, BX; \
+	JMP next
+
 // func indexPairSIMD(s string, c1, c2 byte, d int) int
 // Y0, Y1: c1 and c2 in every byte. A step loads s[i:i+32] and
 // s[i+d:i+d+32], compares them with c1 and c2 and ands the two masks: bit
@@ -9,14 +63,7 @@
 // loop takes two steps at once (64 places) and tests their masks
 // together; a last single step takes 32 places more when they fit.
 TEXT ·indexPairSIMD(SB), NOSPLIT, $0-40
-	MOVQ s_base+0(FP), SI
-	MOVQ s_len+8(FP), CX
-	MOVBLZX c1+16(FP), AX
-	MOVBLZX c2+17(FP), BX
-	MOVQ d+24(FP), DX
-	SUBQ DX, CX          // m: the places
-	LEAQ (SI)(DX*1), R9  // s + d
-	XORQ DI, DI
+	PAIR_ARGS
 	MOVQ AX, X0
 	VPBROADCASTB X0, Y0
 	MOVQ BX, X1
@@ -150,15 +197,7 @@ efound:
 // loop takes 32 bytes a step: the rest of s, or while out has room for
 // 32 places but not 128; a step with places goes through the same walk.
 TEXT ·placesSIMD(SB), NOSPLIT, $0-72
-	MOVQ s_base+0(FP), SI
-	MOVQ s_len+8(FP), CX
-	ANDQ $~31, CX
-	MOVBLZX c+16(FP), AX
-	MOVQ out_base+24(FP), DI
-	MOVQ out_len+32(FP), R8
-	MOVQ base+48(FP), R9
-	XORQ BX, BX
-	XORQ DX, DX
+	PLACES_ARGS($~31)
 	MOVQ AX, X0
 	VPBROADCASTB X0, Y0
 
@@ -197,27 +236,7 @@ pwalk:
 	LEAQ (R9)(BX*1), R13 // the offset of the mask's bit 0
 	LEAQ 128(R13), R10   // where the step ends
 
-pmask:
-	TESTQ R11, R11
-	JZ pmasknext
-
-pbits64:
-	BSFQ R11, R12
-	LEAQ (R13)(R12*1), R14
-	MOVL R14, (DI)(DX*4)
-	INCQ DX
-	LEAQ -1(R11), R12
-	ANDQ R12, R11
-	JNZ pbits64
-
-pmasknext:
-	MOVQ AX, R11
-	ADDQ $64, R13
-	CMPQ R13, R10
-	JLT pmask
-	MOVQ R10, BX
-	SUBQ R9, BX          // on from the step's end
-	JMP pquad
+	PLACES_WALK(pmask, pbits64, pmasknext, pquad)
 
 ploop:
 	CMPQ BX, CX
@@ -250,14 +269,7 @@ pdone:
 // pairs. The main loop takes 128 places, a last single step 64 more when
 // they fit; the places [0, m&^63) are read, m = len(s)-d >= 64.
 TEXT ·indexPairAVX512(SB), NOSPLIT, $0-40
-	MOVQ s_base+0(FP), SI
-	MOVQ s_len+8(FP), CX
-	MOVBLZX c1+16(FP), AX
-	MOVBLZX c2+17(FP), BX
-	MOVQ d+24(FP), DX
-	SUBQ DX, CX          // m: the places
-	LEAQ (SI)(DX*1), R9  // s + d
-	XORQ DI, DI
+	PAIR_ARGS
 	VPBROADCASTB AX, Z0
 	VPBROADCASTB BX, Z1
 	LEAQ -128(CX), R11
@@ -310,15 +322,7 @@ zfound:
 // while it has room for those; the walk of a step's places is
 // placesSIMD's, its masks straight from the compares.
 TEXT ·placesAVX512(SB), NOSPLIT, $0-72
-	MOVQ s_base+0(FP), SI
-	MOVQ s_len+8(FP), CX
-	ANDQ $~63, CX
-	MOVBLZX c+16(FP), AX
-	MOVQ out_base+24(FP), DI
-	MOVQ out_len+32(FP), R8
-	MOVQ base+48(FP), R9
-	XORQ BX, BX
-	XORQ DX, DX
+	PLACES_ARGS($~63)
 	VPBROADCASTB AX, Z0
 
 zpdouble:
@@ -341,27 +345,7 @@ zpwalk:
 	LEAQ (R9)(BX*1), R13 // the offset of the mask's bit 0
 	LEAQ 128(R13), R10   // where the step ends
 
-zpmask:
-	TESTQ R11, R11
-	JZ zpmasknext
-
-zpbits:
-	BSFQ R11, R12
-	LEAQ (R13)(R12*1), R14
-	MOVL R14, (DI)(DX*4)
-	INCQ DX
-	LEAQ -1(R11), R12
-	ANDQ R12, R11
-	JNZ zpbits
-
-zpmasknext:
-	MOVQ AX, R11
-	ADDQ $64, R13
-	CMPQ R13, R10
-	JLT zpmask
-	MOVQ R10, BX
-	SUBQ R9, BX          // on from the step's end
-	JMP zpdouble
+	PLACES_WALK(zpmask, zpbits, zpmasknext, zpdouble)
 
 zploop:
 	CMPQ BX, CX
