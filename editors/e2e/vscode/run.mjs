@@ -200,11 +200,25 @@ async function main() {
     await page.keyboard.press('Control+Shift+M');
     await goToLine(page, 13);
 
-    // The quick-fix menu on the ambiguous block.
-    await page.keyboard.press('Control+.');
+    // The quick-fix menu on the ambiguous block. The server restarted a
+    // few seconds ago: on a loaded machine its first answer may come after
+    // the menu gave up (a CI run showed none once, and all three on the
+    // retry), so the menu is asked for again, as a user would, up to three
+    // times; the log says how many it took.
     const menu = page.locator('.action-widget:not(.action-list-submenu-panel)');
-    const menuShown = await menu.waitFor({ timeout: 5000 }).then(() => true, () => false);
-    const items = menuShown ? await menu.locator('.action-list-item, .monaco-list-row').allInnerTexts() : [];
+    let menuShown = false;
+    let items = [];
+    for (let tries = 1; tries <= 3; tries++) {
+      await page.keyboard.press('Control+.');
+      menuShown = await menu.waitFor({ timeout: 5000 }).then(() => true, () => false);
+      items = menuShown ? await menu.locator('.action-list-item, .monaco-list-row').allInnerTexts() : [];
+      if (items.some((t) => /farewell/.test(t))) {
+        if (tries > 1) log(`     the quick-fix menu listed them on try ${tries}`);
+        break;
+      }
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1000);
+    }
     log(`     quick fixes on block #2: ${items.length ? items.join(' | ') : '(none)'}`);
     const fix = menuShown ? menu.locator('.monaco-list-row', { hasText: 'farewell' }).first() : null;
     if (fix && (await fix.count()) > 0) {
