@@ -14,8 +14,8 @@ import "strings"
 // lineBlock is the least stretch of text one entry of a lineIndex
 // covers; lineEntries the most entries an index has. A longer text takes
 // longer blocks: an index is new memory, and each fresh page cost 11-25
-// us on issue 18's VM (W6's 100 MB file in 1 KB blocks: 400 KB, 1.5 ms),
-// while a count inside a 64 KB block costs under one.
+// us on issue 18's VM (W6's 100 MB file in 1 KB blocks: 400 KB, about a
+// hundred pages), while a count inside a 64 KB block costs under 1 us.
 const (
 	lineBlock   = 1024
 	lineEntries = 2048

@@ -11,8 +11,8 @@ import "golang.org/x/sys/cpu"
 // compare it reads 80 KB at the cache's 90 GB/s, as fast as either.
 var hasAVX512 = cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW
 
-// scanLinesAVX512 is scanLines' step over the whole 1024-byte blocks of s:
-// see core/linecount_amd64.s.
+// scanLinesAVX512 is scanLines' step over the whole blocks of s, 1<<shift
+// bytes each: see core/linecount_amd64.s.
 //
 //go:noescape
 func scanLinesAVX512(s string, lines []uint32, shift uint) bool

@@ -12,10 +12,10 @@ GLOBL nulCR<>(SB), RODATA|NOPTR, $16
 // For each whole block k of s, 1<<shift bytes (shift >= 10), writes the
 // newlines of s[:(k+1)<<shift] to lines[k+1], and reports whether it met
 // a NUL or a CR (it stops at the end of that block). len(lines) >
-// len(s)>>shift. A step
-// takes 128 places in two registers: K1 and K4 mark their newlines,
-// counted by POPCNT into DX; K2 and K5 their NULs and CRs (Z1: the table
-// above in every lane), or'ed into K3, tested once a block.
+// len(s)>>shift. A step takes 128 places in two registers: K1 and K4 mark
+// their newlines, counted by POPCNT into DX; K2 and K5 their NULs and CRs
+// (Z1: the table above in every lane), or'ed into K3, tested once a
+// block.
 TEXT ·scanLinesAVX512(SB), NOSPLIT, $0-49
 	MOVQ s_base+0(FP), SI
 	MOVQ s_len+8(FP), AX
