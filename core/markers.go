@@ -323,6 +323,20 @@ func hasExtension(s string) bool {
 	return i >= 0 && i < len(s)-1
 }
 
+// eightSpaces returns the offset past s's leading spaces taken in whole
+// runs of eight, one 8-byte compare a run, for the loops of leadByte and
+// splitBlank that take the rest byte by byte (a SEARCH line of W1 starts
+// with 8 to 12 spaces, and each line is asked several times; issue 18).
+// Written so that the compiler inlines it (load64's form did not fit the
+// budget): these run on every line of every patch.
+func eightSpaces(s string) int {
+	i := 0
+	for i+8 <= len(s) && s[i:i+8] == "        " { // one 8-byte compare
+		i += 8
+	}
+	return i
+}
+
 // markerByte reports whether a line whose first non-blank byte is c may
 // be a marker of any dialect: "<", "=", ">", and Cline's "-" and "+".
 func markerByte(c byte) bool {
@@ -339,20 +353,8 @@ func markerOrEscapeByte(c byte) bool { return markerByte(c) || c == '\\' }
 // above ask it first: every line of a patch goes through several of them,
 // and trimming each line first was a tenth of W1's Parse+Validate
 // (issue 18).
-// eightSpaces is load64 of "        ".
-const eightSpaces = 0x2020202020202020
-
 func leadByte(raw string) (c byte, ok bool) {
-	i := 0
-	// Indentation eight spaces a load: a SEARCH line of W1 starts with 8
-	// to 12, and each line is asked several times (issue 18).
-	for i+8 <= len(raw) && load64(raw, i) == eightSpaces {
-		i += 8
-	}
-	for i < len(raw) && raw[i] == ' ' {
-		i++
-	}
-	for ; i < len(raw); i++ {
+	for i := eightSpaces(raw); i < len(raw); i++ {
 		switch c := raw[i]; {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f':
 		case c >= 0x80:

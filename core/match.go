@@ -194,10 +194,7 @@ func isBlankByte(c byte) bool {
 // splitBlank cuts a line into its indentation and its content without
 // trailing white space.
 func splitBlank(l string) (lead, core string) {
-	i, j := 0, len(l)
-	for i+8 <= j && load64(l, i) == eightSpaces { // see leadByte
-		i += 8
-	}
+	i, j := eightSpaces(l), len(l)
 	for i < j && isBlankByte(l[i]) {
 		i++
 	}
