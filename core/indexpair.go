@@ -22,19 +22,33 @@ func indexPair(s string, c1, c2 byte, d int) int {
 	if m <= 0 {
 		return -1
 	}
-	done := 0
-	if m >= 2*simdChunk && hasAVX512 {
-		if i := indexPairAVX512(s, c1, c2, d); i >= 0 {
+	done, width := 0, simdWidth()
+	if width > 0 && m >= width {
+		var i int
+		if hasAVX512 {
+			i = indexPairAVX512(s, c1, c2, d)
+		} else {
+			i = indexPairSIMD(s, c1, c2, d)
+		}
+		if i >= 0 {
 			return i
 		}
-		done = m &^ (2*simdChunk - 1)
-	} else if m >= simdChunk && hasSIMD {
-		if i := indexPairSIMD(s, c1, c2, d); i >= 0 {
-			return i
-		}
-		done = m &^ (simdChunk - 1)
+		done = m &^ (width - 1)
 	}
 	return indexPairFrom(s, c1, c2, d, done, m)
+}
+
+// simdWidth is how many places a step of the widest scan the CPU has
+// takes (AVX-512's 64, AVX2's 32), 0 without one: indexPair and
+// appendPlaces hand the places before the last whole step to it.
+func simdWidth() int {
+	switch {
+	case hasAVX512:
+		return 2 * simdChunk
+	case hasSIMD:
+		return simdChunk
+	}
+	return 0
 }
 
 // indexPairFrom is indexPair over the places [from, m), by IndexByte.
@@ -84,25 +98,19 @@ func indexEither(s string, a, b byte) int {
 // register (placesSIMD). Elsewhere, and for the last bytes, IndexByte a
 // place.
 func appendPlaces(pos []int32, s string, c byte) []int32 {
-	done := 0
-	if hasAVX512 {
-		for len(s)-done >= 2*simdChunk {
-			if cap(pos)-len(pos) < 4*simdChunk {
-				pos = slices.Grow(pos, max(cap(pos), 4*simdChunk))
-			}
-			n, k := placesAVX512(s[done:], c, pos[len(pos):cap(pos)], done)
-			pos = pos[:len(pos)+n]
-			done += k
+	done, width := 0, simdWidth()
+	for width > 0 && len(s)-done >= width {
+		if cap(pos)-len(pos) < 4*simdChunk {
+			pos = slices.Grow(pos, max(cap(pos), 4*simdChunk))
 		}
-	} else if hasSIMD {
-		for len(s)-done >= simdChunk {
-			if cap(pos)-len(pos) < 4*simdChunk {
-				pos = slices.Grow(pos, max(cap(pos), 4*simdChunk))
-			}
-			n, k := placesSIMD(s[done:], c, pos[len(pos):cap(pos)], done)
-			pos = pos[:len(pos)+n]
-			done += k
+		var n, k int
+		if hasAVX512 {
+			n, k = placesAVX512(s[done:], c, pos[len(pos):cap(pos)], done)
+		} else {
+			n, k = placesSIMD(s[done:], c, pos[len(pos):cap(pos)], done)
 		}
+		pos = pos[:len(pos)+n]
+		done += k
 	}
 	for i := done; ; i++ {
 		j := strings.IndexByte(s[i:], c)
