@@ -133,6 +133,15 @@ func (c *Cache) ParseContext(ctx context.Context, path string, version int, cont
 		old.Edit(editInput(prev.content, prev.lines, content, edit))
 	}
 	st, err := lang.parse(ctx, c.timeout(), old, content)
+	// The binding's ParseCtx reads old's C pointer and never touches old
+	// again: were old not used after the parse, the collector could
+	// finalize it (ts_tree_delete) while the C parser still walks it, a
+	// crash or a wrong tree (TestIncrementalParseUnderGC). Closing it here
+	// keeps it alive until then, and frees the copy now rather than at
+	// some later collection.
+	if old != nil {
+		old.Close()
+	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
 			c.rememberGaveUp(path, h, len(content))
