@@ -1,8 +1,9 @@
 package core
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -131,10 +132,12 @@ func (ps Problems) HasErrors() bool {
 // Sort orders problems by block number, then position in the patch, keeping
 // problems of the patch itself (block 0) first.
 func (ps Problems) Sort() {
-	sort.SliceStable(ps, func(i, j int) bool {
-		if ps[i].Block != ps[j].Block {
-			return ps[i].Block < ps[j].Block
+	// slices, not sort.SliceStable: the latter's reflection allocates,
+	// once a Validate (issue 18's W5 has 27 allocations in all).
+	slices.SortStableFunc(ps, func(a, b Problem) int {
+		if a.Block != b.Block {
+			return cmp.Compare(a.Block, b.Block)
 		}
-		return ps[i].Span.Start < ps[j].Span.Start
+		return cmp.Compare(a.Span.Start, b.Span.Start)
 	})
 }
