@@ -132,8 +132,8 @@ func (ps Problems) HasErrors() bool {
 // Sort orders problems by block number, then position in the patch, keeping
 // problems of the patch itself (block 0) first.
 func (ps Problems) Sort() {
-	// slices, not sort.SliceStable: the latter's reflection allocates,
-	// once a Validate (issue 18's W5 has 27 allocations in all).
+	// slices, not sort.SliceStable, whose reflection allocates once a
+	// Validate: a one-block Validate makes only a couple of dozen (issue 18).
 	slices.SortStableFunc(ps, func(a, b Problem) int {
 		if a.Block != b.Block {
 			return cmp.Compare(a.Block, b.Block)
