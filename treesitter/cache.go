@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"runtime"
 	"sync"
 	"time"
 
@@ -133,14 +134,8 @@ func (c *Cache) ParseContext(ctx context.Context, path string, version int, cont
 		old.Edit(editInput(prev.content, prev.lines, content, edit))
 	}
 	st, err := lang.parse(ctx, c.timeout(), old, content)
-	// The binding's ParseCtx reads old's C pointer and never touches old
-	// again: were old not used after the parse, the collector could
-	// finalize it (ts_tree_delete) while the C parser still walks it, a
-	// crash or a wrong tree (TestIncrementalParseUnderGC). Closing it here
-	// keeps it alive until then, and frees the copy now rather than at
-	// some later collection.
 	if old != nil {
-		old.Close()
+		old.Close() // the copy is ours: freed now, not at a later collection
 	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
@@ -278,6 +273,11 @@ func (l *Language) parse(ctx context.Context, timeout time.Duration, old *sitter
 	}
 	p.SetOperationLimit(max(1, int(timeout/time.Microsecond)))
 	t, err := p.ParseCtx(ctx, old, content)
+	// ParseCtx reads old's C pointer and never touches old again: without
+	// this the collector could finalize old (ts_tree_delete) while the C
+	// parser still walks it, a crash or a wrong tree
+	// (TestIncrementalParseUnderGC).
+	runtime.KeepAlive(old)
 	if err != nil || ctx.Done() != nil {
 		p.Close()
 		if errors.Is(err, sitter.ErrOperationLimit) {

@@ -225,8 +225,8 @@ func TestConcurrentUse(t *testing.T) {
 // collector runs without pause. The binding's ParseCtx keeps only the old
 // tree's C pointer, so unless the cache keeps the Go tree alive across the
 // call, its finalizer can free the tree the C parser is walking: a crash or
-// a wrong tree. It depends on timing: without the cache's Close after the
-// parse it failed 5 runs in 30 here, 1 in 30 under the race detector (a
+// a wrong tree. It depends on timing: with nothing keeping the old tree
+// alive across the call it failed 5 runs in 30 here, 1 in 30 under the race detector (a
 // segmentation fault in ts_parser_parse_string), as TestConcurrentUse once
 // did (an empty chain of definitions).
 func TestIncrementalParseUnderGC(t *testing.T) {
