@@ -66,6 +66,17 @@ func TestCases(t *testing.T) {
 			}
 			if (plan.OK() || c.Has("--partial") && len(plan.Files) > 0) && !c.Has("--dry-run") {
 				files.Apply(plan)
+				if plan.OK() && !c.Has("--fuzzy") && !c.Has("--revert") && len(plan.Files) > 0 {
+					// Run twice: refused, never written twice (cmd/fsrb's
+					// TestCasesTwice does the same through the binary).
+					again := Validate(Parse(casefile.Decode(c.Patch), popt), files, opt)
+					if twice := maps.Clone(files); again.OK() {
+						twice.Apply(again)
+						if diff := cmp.Diff(files, twice); diff != "" {
+							t.Errorf("the patch applies a second time (-once +twice):\n%s", diff)
+						}
+					}
+				}
 			}
 			if diff := cmp.Diff(decodeTree(c.Out), files); diff != "" {
 				t.Errorf("files after (-want +got):\n%s", diff)

@@ -167,6 +167,11 @@ func (v *validator) placeHunk(b *Block, t *target, d *doc) match {
 		return v.locateIn(b, d, from, len(d.text()))
 	}
 	occ := occurrences(region, b.Search, maxOccurrences)
+	if anchored && (len(occ) == 0 || from+occ[0] >= scopeEnd) {
+		if at, ok := standsIn(d, b, from, scopeEnd); ok {
+			return match{applied: true, at: at}
+		}
+	}
 	switch {
 	case len(occ) == 1:
 		return exactAt(b, d, from+occ[0])
@@ -280,6 +285,11 @@ func (v *validator) placeHinted(b *Block, t *target, d *doc) (match, bool) {
 			near = append(near, at)
 		}
 	}
+	if len(near) == 0 {
+		if at, ok := standsNear(d, b, lo, hi); ok {
+			return match{applied: true, at: at}, true
+		}
+	}
 	what := "line hint"
 	switch b.Dialect {
 	case DialectUdiff:
@@ -301,6 +311,39 @@ func (v *validator) placeHinted(b *Block, t *target, d *doc) (match, bool) {
 		return exactAt(b, d, near[0]), true
 	}
 	return match{}, false
+}
+
+// standsIn reports whether b's REPLACE text stands exactly once in the
+// whole lines [from, to) of d, where its SEARCH text does not: an
+// anchored hunk that stands applied inside its anchor's block.
+func standsIn(d *doc, b *Block, from, to int) (int, bool) {
+	repl := withEOL(b.Replace)
+	if repl == "" || b.Search == b.Replace {
+		return 0, false
+	}
+	occ := occurrences(d.text()[from:to], repl, 2)
+	if len(occ) != 1 || len(occurrences(d.text()[from:to], b.Search, 1)) > 0 && !contains(repl, b.Search) {
+		return 0, false
+	}
+	return from + occ[0], true
+}
+
+// standsNear reports whether b's REPLACE text stands once on lines that
+// overlap the hinted lines [lo, hi]: a hinted block that stands applied,
+// while its SEARCH text is found only away from the hint.
+func standsNear(d *doc, b *Block, lo, hi int) (int, bool) {
+	repl := withEOL(b.Replace)
+	if repl == "" || b.Search == b.Replace {
+		return 0, false
+	}
+	n := strings.Count(repl, "\n")
+	at, found := 0, 0
+	for _, o := range occurrences(d.text(), repl, maxOccurrences) {
+		if first := d.lineOf(o) + 1; first <= hi && first+n-1 >= lo {
+			at, found = o, found+1
+		}
+	}
+	return at, found == 1
 }
 
 // placeHashline locates a hashline block by its line numbers and checks

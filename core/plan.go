@@ -354,6 +354,10 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 	if m.problem != nil {
 		return
 	}
+	if m.applied {
+		v.appliedEdit(b, d, res, appliedScan{at: m.at, gone: true, ok: true})
+		return
+	}
 	line := t.record(b, d, m)
 	d.splice(m.start, m.end, m.replace)
 	t.touched = true
@@ -373,6 +377,12 @@ type match struct {
 	replace    string // what goes there (re-indented by the fuzzy ladder)
 	rung       string
 	problem    *Problem
+	// applied: the block's selector (a line hint, an apply-patch anchor)
+	// names a place where its REPLACE text stands and its SEARCH text does
+	// not (at: REPLACE's offset); SEARCH found elsewhere is not this
+	// block's place, and matching it would write the change a second time.
+	applied bool
+	at      int
 }
 
 // locate finds the one place of a block's SEARCH, or reports why not. In
