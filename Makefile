@@ -93,7 +93,7 @@ bench:
 # of each run is its exec count. New failures land in core/testdata/fuzz.
 FUZZTIME     ?= 2m
 FUZZPARALLEL ?= 1
-FUZZTARGETS  ?= FuzzParse FuzzParseApplyPatch FuzzApplyInverse FuzzValidatePlan FuzzFuzzyMatch FuzzOccurrences FuzzEscapeBody FuzzClosestScan
+FUZZTARGETS  ?= FuzzParse FuzzParseApplyPatch FuzzApplyInverse FuzzStrEditTwice FuzzValidatePlan FuzzFuzzyMatch FuzzOccurrences FuzzEscapeBody FuzzClosestScan
 fuzz:
 	@log=$$(mktemp); for f in $(FUZZTARGETS); do \
 	  echo "== $$f ($(FUZZTIME))"; \

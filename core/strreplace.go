@@ -103,6 +103,9 @@ func (v *validator) strReplace(b *Block, t *target, res *BlockResult) {
 		limit = -1
 	}
 	occ := substrings(hay, b.Search, limit)
+	if v.strApplied(b, res, hay, occ) {
+		return
+	}
 	if len(occ) == 0 {
 		v.strNotFound(b, d, hay)
 		return
@@ -223,16 +226,6 @@ func (v *validator) strAmbiguous(b *Block, d *doc, hay string, occ []int) {
 }
 
 func (v *validator) strNotFound(b *Block, d *doc, hay string) {
-	if b.Replace != "" {
-		if occ := substrings(hay, b.Replace, 2); len(occ) == 1 {
-			line := strings.Count(hay[:occ[0]], "\n") + 1
-			p := v.fail(b, KindAlreadyApplied,
-				fmt.Sprintf("old_string not found in %s, but new_string is already there (line %d): the edit was probably applied already", b.Path, line),
-				"drop this edit if the change is already in; otherwise read the file again and fix old_string")
-			p.Line = line
-			return
-		}
-	}
 	p := v.fail(b, KindNotFound, fmt.Sprintf("old_string not found in %s", b.Path),
 		"old_string must match the file exactly, whitespace and indentation included: read the file again and copy the text")
 	search := b.Search
