@@ -293,9 +293,9 @@ func TestEdit(t *testing.T) {
 	if !r.isError || !strings.Contains(r.firstError()["message"].(string), "closest place is line") {
 		t.Fatalf("not found: %+v", r)
 	}
-	// Already applied.
+	// Already applied: a successful no-op (TestEditTwice).
 	r = s.call("edit", map[string]any{"path": "a.go", "old_string": "return 2", "new_string": "return - 2"})
-	wantKinds(t, r, "already-applied")
+	wantApplied(t, r)
 	// Create with an empty old_string; refused on an existing file.
 	r = s.call("edit", map[string]any{"path": "new/dir/n.txt", "old_string": "", "new_string": "fresh\n"})
 	if r.isError {
@@ -570,4 +570,88 @@ func TestFsrbMCPIsTheServerBinary(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(out), "fsrb-mcp ") {
 		t.Errorf("fsrb-mcp --version: %v\n%s", err, out)
 	}
+}
+
+// wantApplied checks the answer to a call whose change is already in:
+// not a tool error, "already applied: nothing written", ok but not
+// written, and an already-applied note for every edit.
+func wantApplied(t *testing.T, r result) {
+	t.Helper()
+	if r.isError || !strings.HasPrefix(r.text, "already applied: nothing written") {
+		t.Fatalf("want a successful already-applied answer, got isError=%v:\n%s", r.isError, r.text)
+	}
+	if r.data["ok"] != true || r.data["written"] != false || len(r.kinds()) != 0 {
+		t.Fatalf("report: %v", r.data)
+	}
+	notes, _ := r.data["notes"].([]any)
+	applied := 0
+	for _, n := range notes {
+		if n.(map[string]any)["kind"] == "already-applied" {
+			applied++
+		}
+	}
+	if applied == 0 {
+		t.Fatalf("no already-applied note: %v", r.data)
+	}
+}
+
+// TestEditTwice calls each write tool twice with the same arguments, as
+// an agent that retries after a timeout does: the second call writes
+// nothing and says the change is already applied. Before, an edit whose
+// new text keeps its old text matched again (b = 2 -> b = 20 -> b = 200).
+func TestEditTwice(t *testing.T) {
+	s := start(t, startOpt{})
+	s.write("src/utils.py", "a = 1\nb = 2\n")
+	s.write("src/app.py", "import os\n\nrun()\n")
+	edit := map[string]any{"path": "src/utils.py", "old_string": "b = 2", "new_string": "b = 20"}
+	if r := s.call("edit", edit); r.isError {
+		t.Fatalf("edit: %s", r.text)
+	}
+	r := s.call("edit", edit)
+	wantApplied(t, r)
+	if !strings.Contains(r.text, "the edit (src/utils.py): new_string stands at line 2 of src/utils.py") {
+		t.Fatalf("text: %s", r.text)
+	}
+	wantFile(t, s, "src/utils.py", "a = 1\nb = 20\n")
+
+	multi := map[string]any{"edits": []any{
+		map[string]any{"path": "src/app.py", "old_string": "import os\n", "new_string": "import os\nimport re\n"},
+		map[string]any{"path": "src/utils.py", "old_string": "a = 1", "new_string": "a = 1  # one"},
+	}}
+	if r := s.call("multi_edit", multi); r.isError {
+		t.Fatalf("multi_edit: %s", r.text)
+	}
+	wantApplied(t, s.call("multi_edit", multi))
+	wantFile(t, s, "src/app.py", "import os\nimport re\n\nrun()\n")
+	wantFile(t, s, "src/utils.py", "a = 1  # one\nb = 20\n")
+
+	// replace_all: every place reads as applied.
+	s.write("a.txt", "hello old world old\n")
+	all := map[string]any{"path": "a.txt", "old_string": "old", "new_string": "old-new", "replace_all": true}
+	if r := s.call("edit", all); r.isError {
+		t.Fatalf("replace_all: %s", r.text)
+	}
+	wantApplied(t, s.call("edit", all))
+	wantFile(t, s, "a.txt", "hello old-new world old-new\n")
+
+	// apply, a SEARCH/REPLACE block that appends after its SEARCH text.
+	patch := map[string]any{"patch": "src/app.py\n<<<<<<< SEARCH\nrun()\n=======\nrun()\nstop()\n>>>>>>> REPLACE\n"}
+	if r := s.call("apply", patch); r.isError {
+		t.Fatalf("apply: %s", r.text)
+	}
+	wantApplied(t, s.call("apply", patch))
+	wantFile(t, s, "src/app.py", "import os\nimport re\n\nrun()\nstop()\n")
+
+	// An edit already in beside one that is not: all or nothing, so an
+	// error that names the applied edit, and nothing written.
+	mixed := map[string]any{"edits": []any{
+		map[string]any{"path": "src/utils.py", "old_string": "b = 2", "new_string": "b = 20"},
+		map[string]any{"path": "src/utils.py", "old_string": "a = 1", "new_string": "a = 100"},
+	}}
+	r = s.call("multi_edit", mixed)
+	if !r.isError {
+		t.Fatalf("mixed multi_edit: %s", r.text)
+	}
+	wantKinds(t, r, "already-applied")
+	wantFile(t, s, "src/utils.py", "a = 1  # one\nb = 20\n")
 }

@@ -125,6 +125,26 @@ describe('fsrb mcp from @modelcontextprotocol/sdk', () => {
     assert.equal(read('m1.txt') + read('m2.txt'), 'one\ntwo\n');
   });
 
+  test('edit, multi_edit and apply called twice write once: the retry is an already-applied no-op', async () => {
+    write('src/utils.py', 'a = 1\nb = 2\n');
+    const once = { path: 'src/utils.py', old_string: 'b = 2', new_string: 'b = 20' };
+    let res = await call('edit', once);
+    assert.equal(res.isError ?? false, false, text(res));
+    for (const [name, args] of [
+      ['edit', once],
+      ['multi_edit', { edits: [once] }],
+      ['apply', { patch: JSON.stringify({ file_path: 'src/utils.py', old_string: 'b = 2', new_string: 'b = 20' }) }],
+    ]) {
+      res = await call(name, args);
+      assert.equal(res.isError ?? false, false, `${name}: ${text(res)}`);
+      assert.match(text(res), /^already applied: nothing written/);
+      assert.equal(res.structuredContent.ok, true);
+      assert.equal(res.structuredContent.written, false);
+      assert.deepEqual(res.structuredContent.notes.map((n) => n.kind), ['already-applied']);
+      assert.equal(read('src/utils.py'), 'a = 1\nb = 20\n', name);
+    }
+  });
+
   test('apply takes tool-call JSON and is an error when nothing is written', async () => {
     write('t.txt', 'alpha\n');
     let res = await call('apply', { patch: JSON.stringify({ file_path: 't.txt', old_string: 'alp', new_string: 'ALP' }) });
