@@ -23,10 +23,13 @@ type Widening struct {
 	Anchor string
 }
 
-// sigSlack is how many more lines than the smallest widening a widening
-// may add to reach the signature line of the enclosing definition, which
-// says far better than a random neighbouring line which place is meant.
-const sigSlack = 8
+// sigSlack is how many more lines than the shortest unique widening a
+// widening may add to reach the signature line of the enclosing
+// definition. The signature says better than a neighbouring line which
+// place is meant, but every line of context is one more that the model
+// must copy exactly and the reader must check: a signature several lines
+// up is not worth it when the next line already singles the place out.
+const sigSlack = 2
 
 // maxWiden is the most lines a widening may add. Past it the block would
 // be mostly context no reader checks (a file of repeated lines needs
@@ -41,13 +44,15 @@ const maxExplainParse = 2 << 20
 
 // Widen proposes, for each occurrence of search in content (the file at
 // path, LF; occurrences are the byte offsets where each occurrence starts),
-// the smallest widening that makes it occur exactly once — whole lines,
-// overlapping occurrences counted, as the engine matches (docs/ARCHITECTURE.md
-// "Matching"). When the file has a grammar, it prefers to reach up to the
-// signature line of the nearest enclosing definition that the other
-// occurrences are not in, if that costs at most sigSlack more lines;
-// otherwise it widens line by line, alternating up and down, the shortest
-// first. Every widened SEARCH is checked to occur exactly once.
+// the widening that makes it occur exactly once — whole lines, overlapping
+// occurrences counted, as the engine matches (docs/ARCHITECTURE.md
+// "Matching"): the shortest run of the file's lines around the occurrence
+// that occurs once; among runs of one length, the one closest to
+// alternating up and down, up first. When the file has a grammar, it
+// reaches up to the signature line of the nearest enclosing definition
+// that the other occurrences are not in instead, if that adds at most
+// sigSlack lines more than the shortest run. Every widened SEARCH is
+// checked to occur exactly once.
 func (c *Cache) Widen(path string, content string, search, replace string, occurrences []int) []Widening {
 	if strings.TrimSpace(search) == "" {
 		return nil
@@ -249,11 +254,11 @@ func alternation(a, b int) int {
 }
 
 // toSignature returns the widening that reaches up to the signature line
-// of the nearest enclosing definition that holds no other occurrence, if it
-// costs at most sigSlack more lines than the smallest one (t). A signature
-// line that singles the occurrence out by itself is preferred: when two
-// methods share their "def hello(self):" line, their classes' lines do
-// not.
+// of the nearest enclosing definition that holds no other occurrence, if
+// it adds at most sigSlack lines more than the shortest widening, which
+// adds t. A signature line that singles the occurrence out by itself is
+// preferred: when two methods share their "def hello(self):" line, their
+// classes' lines do not.
 func (w *widener) toSignature(chain []Definition, occ []int, starts []int, t int) (above, below int, ok bool) {
 	first := true
 	for i := len(chain) - 1; i >= 0; i-- {

@@ -140,3 +140,48 @@ func TestWidenGivesUpPastMaxWiden(t *testing.T) {
 		t.Errorf("near: %q", ws[0].Search)
 	}
 }
+
+// TestWidenSignatureSlack: the line below each place singles it out (one
+// line of context), and the signature is gap+1 lines up. The widening
+// reaches the signature while that adds at most sigSlack lines more than
+// the one line below, and takes the line below past that.
+func TestWidenSignatureSlack(t *testing.T) {
+	for gap := 0; gap <= sigSlack+2; gap++ {
+		var b strings.Builder
+		b.WriteString("package a\n\n")
+		for _, name := range []string{"first", "second"} {
+			b.WriteString("func " + name + "() {\n")
+			for i := 0; i < gap; i++ {
+				b.WriteString("\tstep()\n")
+			}
+			b.WriteString("\tshared()\n\t" + name + "()\n}\n\n")
+		}
+		content := b.String()
+		occ := occurrencesOf(content, "\tshared()\n")
+		ws := DefaultCache.Widen("a.go", content, "\tshared()\n", "\tother()\n", occ)
+		above, below := gap+1, 0
+		if gap+1 > 1+sigSlack {
+			above, below = 0, 1
+		}
+		for i, w := range ws {
+			if w.Above != above || w.Below != below {
+				t.Errorf("gap %d, place %d: above %d below %d, want %d, %d", gap, i+1, w.Above, w.Below, above, below)
+			}
+		}
+	}
+}
+
+// TestWidenShortestRunWithOrWithoutGrammar: the __exit__ case of
+// testdata/treesitter/python-exit.txtar in a file of no grammar widens to
+// the same shortest run, the line below.
+func TestWidenShortestRunWithOrWithoutGrammar(t *testing.T) {
+	content := "class A:\n    def __enter__(self):\n        return self\n\n    def __exit__(self, *exc):\n        self.cleanup()\n\n" +
+		"class B(A):\n    def __enter__(self):\n        self.repo = make_repo()\n        return self\n\n    def __exit__(self, *exc):\n        del self.repo\n        super().__exit__(*exc)\n"
+	search := "    def __exit__(self, *exc):\n"
+	for _, path := range []string{"utils.py", "utils.txt"} {
+		ws := DefaultCache.Widen(path, content, search, "    def __exit__(self, *args):\n", occurrencesOf(content, search))
+		if w := ws[1]; w.Search != search+"        del self.repo\n" || w.Above != 0 || w.Below != 1 {
+			t.Errorf("%s: above %d below %d %q", path, w.Above, w.Below, w.Search)
+		}
+	}
+}

@@ -11,9 +11,9 @@
 //     whose query is plain patterns only (plainpattern.go: every language
 //     but HTML), with no query compiled;
 //   - disambiguate.go: per occurrence of an ambiguous SEARCH block, the
-//     smallest widening that matches only there, reaching up to an
-//     enclosing signature when that stays small, and an "@@" anchor for the
-//     apply-patch format (Cache.Widen);
+//     shortest widening that matches only there, reaching up to an
+//     enclosing signature when that costs at most two lines more, and an
+//     "@@" anchor for the apply-patch format (Cache.Widen);
 //   - syntax.go: the syntax errors an edit adds (Cache.SyntaxErrors);
 //   - explain.go: what the engine plugs in (Explain, SyntaxProblems);
 //   - cache.go, tree.go: parse trees cached per path and content,
