@@ -107,6 +107,9 @@ func (v *validator) strReplace(b *Block, t *target, res *BlockResult) {
 		return
 	}
 	if len(occ) == 0 {
+		if v.opt.Fuzzy && v.strClimb(b, t, res) {
+			return
+		}
 		v.strNotFound(b, d, hay)
 		return
 	}
@@ -140,6 +143,50 @@ func (v *validator) strReplace(b *Block, t *target, res *BlockResult) {
 	res.Line = first + 1
 	res.EndLine = res.Line + added
 }
+
+// strClimb runs an edit that matches nowhere exactly up the fuzzy ladder
+// (fuzzy.go), as a block of whole lines: old_string as SEARCH and
+// new_string as REPLACE, each ending its last line. The ladder's rungs
+// then forgive what they forgive a block — lost or changed indentation
+// (new_string is re-indented), trailing and inner whitespace, typography,
+// copied line numbers — and its partial-line rung takes an old_string
+// that starts or ends inside a line. Unique places only, reported with
+// the rung, as for a block; never without --fuzzy.
+func (v *validator) strClimb(b *Block, t *target, res *BlockResult) bool {
+	if b.ReplaceAll || b.Expected > 1 {
+		return false // the ladder finds one place
+	}
+	lb := *b
+	lb.Op = OpModify
+	lb.Search = withEOL(b.Search)
+	if !strings.HasSuffix(b.Search, "\n") {
+		lb.Replace = withEOL(b.Replace)
+	}
+	d := t.doc
+	before := len(v.plan.Problems)
+	m, ok := v.climb(&lb, d)
+	for i := before; i < len(v.plan.Problems); i++ {
+		// The ladder speaks of blocks; this is a call.
+		p := &v.plan.Problems[i]
+		p.Message, p.Hint = callWords.Replace(p.Message), callWords.Replace(p.Hint)
+	}
+	if !ok {
+		return false
+	}
+	if m.problem != nil {
+		return true
+	}
+	line := t.record(&lb, d, m)
+	d.splice(m.start, m.end, m.replace)
+	t.touched = true
+	t.blocks = append(t.blocks, b.Number)
+	res.Status, res.Rung = StatusApplies, m.rung
+	res.Line = line + 1
+	res.EndLine = res.Line + max(0, strings.Count(m.replace, "\n")-1)
+	return true
+}
+
+var callWords = strings.NewReplacer("SEARCH", "old_string", "REPLACE", "new_string")
 
 // spliceAll replaces search by repl at every offset of occ (ascending) in
 // one pass: a replace_all over a big file copies it once.
@@ -188,41 +235,72 @@ func substrings(text, search string, limit int) []int {
 }
 
 func (v *validator) strAmbiguous(b *Block, d *doc, hay string, occ []int) {
-	lines := make([]string, 0, min(len(occ), maxListed))
 	p := v.fail(b, KindAmbiguous, "", "")
-	line, last := 0, 0
-	for i, at := range occ {
+	var counts []int // places on each line listed, parallel to p.Candidates
+	line, last, more := 0, 0, false
+	for _, at := range occ {
 		line += strings.Count(hay[last:at], "\n")
 		last = at
-		if i < maxListed {
-			lines = append(lines, fmt.Sprint(line+1))
-			end := strings.IndexByte(hay[at:], '\n')
-			if end < 0 {
-				end = len(hay) - at
-			}
-			start := strings.LastIndexByte(hay[:at], '\n') + 1
-			p.Candidates = append(p.Candidates, Candidate{
-				Line: line + 1, EndLine: line + 1 + strings.Count(b.Search, "\n"), Similarity: 1,
-				Context: strings.TrimSpace(hay[start : at+end]), Text: b.Search,
-			})
+		if n := len(p.Candidates); n > 0 && p.Candidates[n-1].Line == line+1 {
+			counts[n-1]++
+			continue
 		}
+		if len(p.Candidates) == maxListed {
+			more = true
+			continue
+		}
+		counts = append(counts, 1)
+		end := strings.IndexByte(hay[at:], '\n')
+		if end < 0 {
+			end = len(hay) - at
+		}
+		start := strings.LastIndexByte(hay[:at], '\n') + 1
+		p.Candidates = append(p.Candidates, Candidate{
+			Line: line + 1, EndLine: line + 1 + strings.Count(b.Search, "\n"), Similarity: 1,
+			Context: strings.TrimSpace(hay[start : at+end]), Text: b.Search,
+		})
 	}
-	list := strings.Join(lines, ", ")
-	if len(occ) > maxListed {
-		list += ", …"
-	}
+	list := placeList(p.Candidates, counts, more)
 	if b.Expected > 0 {
 		were := "replacements were"
 		if b.Expected == 1 {
 			were = "replacement was"
 		}
-		p.Message = fmt.Sprintf("old_string occurs %d times in %s (lines %s), but %d %s expected", len(occ), b.Path, list, b.Expected, were)
+		p.Message = fmt.Sprintf("old_string occurs %d times in %s (%s), but %d %s expected", len(occ), b.Path, list, b.Expected, were)
 		p.Hint = "give more surrounding text in old_string, or the right number of expected replacements"
 	} else {
-		p.Message = fmt.Sprintf("old_string occurs %d times in %s (lines %s); it must occur exactly once", len(occ), b.Path, list)
+		p.Message = fmt.Sprintf("old_string occurs %d times in %s (%s); it must occur exactly once", len(occ), b.Path, list)
 		p.Hint = "include more surrounding text in old_string so that it matches only the place you mean, or set replace_all to change every one"
 	}
 	p.Line = p.Candidates[0].Line
+}
+
+// placeList says where the places of an ambiguous edit are: "lines 2,
+// 6"; where some share a line, how many each line holds ("2 on line 1,
+// 1 on line 3"; "all on line 1").
+func placeList(cands []Candidate, counts []int, more bool) string {
+	shared := false
+	for _, n := range counts {
+		shared = shared || n > 1
+	}
+	if len(cands) == 1 {
+		return fmt.Sprintf("all on line %d", cands[0].Line)
+	}
+	parts := make([]string, len(cands))
+	for i, c := range cands {
+		parts[i] = fmt.Sprint(c.Line)
+		if shared {
+			parts[i] = fmt.Sprintf("%d on line %d", counts[i], c.Line)
+		}
+	}
+	list := strings.Join(parts, ", ")
+	if more {
+		list += ", …"
+	}
+	if shared {
+		return list
+	}
+	return "lines " + list
 }
 
 func (v *validator) strNotFound(b *Block, d *doc, hay string) {

@@ -22,7 +22,8 @@ import (
 //     create_file | update_file | delete_file, path, diff}}, the diff in
 //     the *** Begin Patch body form;
 //   - Gemini CLI's replace {file_path, old_string, new_string,
-//     expected_replacements} and write_file {file_path, content};
+//     expected_replacements, allow_multiple} and write_file {file_path,
+//     content};
 //   - the MCP filesystem server's edit_file {path, edits: [{oldText,
 //     newText}], dryRun}.
 //
@@ -52,6 +53,7 @@ type toolCall struct {
 	NewString            *string `json:"new_string"`
 	ReplaceAll           bool    `json:"replace_all"`
 	ExpectedReplacements *int    `json:"expected_replacements"`
+	AllowMultiple        *bool   `json:"allow_multiple"`
 	Content              *string `json:"content"`
 	Edits                []struct {
 		OldString  *string `json:"old_string"`
@@ -355,13 +357,16 @@ func (tp *toolParser) call(n int, v rawValue) string {
 
 	case c.OldString != nil: // Claude Code Edit, Gemini CLI replace
 		name := nameOr(c.Name, "Edit")
-		if c.ExpectedReplacements != nil && c.Name == "" {
+		if (c.ExpectedReplacements != nil || c.AllowMultiple != nil) && c.Name == "" {
 			name = "replace"
 		}
 		if filePath == "" || c.NewString == nil {
 			return missing(name, "file_path and new_string")
 		}
-		e := StrEdit{Path: filePath, Old: *c.OldString, New: *c.NewString, ReplaceAll: c.ReplaceAll}
+		// Gemini CLI's allow_multiple, which replaced its
+		// expected_replacements: every place, at least one.
+		all := c.ReplaceAll || c.AllowMultiple != nil && *c.AllowMultiple
+		e := StrEdit{Path: filePath, Old: *c.OldString, New: *c.NewString, ReplaceAll: all}
 		if c.ExpectedReplacements != nil {
 			e.Expected = *c.ExpectedReplacements
 			if e.Expected == 0 {
