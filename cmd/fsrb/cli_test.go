@@ -318,3 +318,16 @@ func TestAbsolutePathThroughALinkedRoot(t *testing.T) {
 		}
 	}
 }
+
+// The JSON reports print "<", ">" and "&" as they are: a SEARCH marker or
+// a generic type reads the same in the report as in the patch.
+func TestJSONDoesNotEscapeHTML(t *testing.T) {
+	root := workspace(t, map[string]string{"a.go": "var m map[string]int\n"})
+	patch := writePatch(t, "a.go\n<<<<<<< SEARCH\nvar m Map<K, V> && x\n=======\nvar m = 1\n>>>>>>> REPLACE\n")
+	for _, args := range [][]string{{"--json", patch}, {"--blocks", "--json", patch}} {
+		_, stdout, _ := runCLI(t, root, args...)
+		if strings.Contains(stdout, `\u00`) || !strings.Contains(stdout, "<<<<<<< SEARCH") || !strings.Contains(stdout, "Map<K, V> && x") {
+			t.Errorf("%v: the JSON escapes HTML characters:\n%s", args, stdout)
+		}
+	}
+}

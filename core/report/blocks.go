@@ -1,7 +1,6 @@
 package report
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -51,9 +50,7 @@ func Blocks(w io.Writer, patch *core.Patch, asJSON bool) error {
 		if out == nil {
 			out = []jsonBlock{}
 		}
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
+		return encode(w, struct {
 			Format   jsonFormat    `json:"format"`
 			Blocks   []jsonBlock   `json:"blocks"`
 			Problems []ProblemJSON `json:"problems"`

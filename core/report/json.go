@@ -76,9 +76,16 @@ type jsonCandidate struct {
 
 // JSON writes the outcome as one JSON object.
 func JSON(w io.Writer, o Outcome) error {
+	return encode(w, Build(o))
+}
+
+// encode writes v indented, with "<", ">" and "&" as they are: Go's
+// default HTML escaping would print every SEARCH marker as \u003c.
+func encode(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(Build(o))
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 // Build returns the outcome's --json object.
