@@ -98,11 +98,19 @@ func (p Problem) Error() string {
 		b.WriteString(p.Path)
 		b.WriteString(": ")
 	}
-	if p.Block > 0 {
+	if p.Block > 0 && !p.NamesBlock() {
 		fmt.Fprintf(&b, "block #%d: ", p.Block)
 	}
 	b.WriteString(p.Message)
 	return b.String()
+}
+
+// NamesBlock reports whether the message opens with its own block
+// ("block #4 has no file path; …"), so that whoever prints it does not
+// name the block a second time.
+func (p Problem) NamesBlock() bool {
+	rest, ok := strings.CutPrefix(p.Message, fmt.Sprintf("block #%d", p.Block))
+	return ok && p.Block > 0 && (rest == "" || rest[0] < '0' || rest[0] > '9')
 }
 
 // Problems is a list of problems with helpers for the common questions.

@@ -185,8 +185,7 @@ func problems(w io.Writer, o Outcome) {
 }
 
 func problem(w io.Writer, patch *core.Patch, m *core.Mapper, pr core.Problem) {
-	if prefix := fmt.Sprintf("block #%d ", pr.Block); pr.Block > 0 && strings.HasPrefix(pr.Message, prefix) {
-		// "block #2 is not applied: ..." names its block already.
+	if pr.NamesBlock() {
 		fmt.Fprintf(w, "  - B%s\n", pr.Message[1:])
 	} else if pr.Block > 0 {
 		fmt.Fprintf(w, "  - Block #%d: %s\n", pr.Block, pr.Message)
