@@ -105,7 +105,8 @@ func TestVersionAndHelp(t *testing.T) {
 		t.Errorf("--version: %d %q", code, stdout)
 	}
 	code, stdout, _ = runCLI(t, t.TempDir(), "-h")
-	if code != 0 || !strings.Contains(stdout, "usage: fsrb") || !strings.Contains(stdout, "--dry-run") {
+	if code != 0 || !strings.Contains(stdout, "usage: fsrb") || !strings.Contains(stdout, "--dry-run") ||
+		!strings.Contains(stdout, "without --dry-run the change is also written") {
 		t.Errorf("-h: %d %q", code, stdout)
 	}
 }

@@ -63,7 +63,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("fsrb", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&f.dryRun, "dry-run", false, "validate and report what would change; write nothing")
-	fs.BoolVar(&f.diff, "diff", false, "print a unified diff of the change")
+	fs.BoolVar(&f.diff, "diff", false, "print a unified diff of the change; without --dry-run the change is also written")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of text")
 	fs.BoolVar(&f.fuzzy, "fuzzy", false, "let blocks that match nowhere exactly climb the tolerant ladder")
 	fs.BoolVar(&f.partial, "partial", false, "apply the blocks that validate (atomically), skip the rest; exit 1 if any was skipped")
