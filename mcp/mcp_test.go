@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -189,6 +190,19 @@ func TestInitializeAndTools(t *testing.T) {
 		}
 		if tool.InputSchema == nil || tool.OutputSchema == nil {
 			t.Errorf("%s: no input or output schema", tool.Name)
+		}
+		if tool.Name == "multi_edit" {
+			in, _ := json.Marshal(tool.InputSchema)
+			var schema struct {
+				Properties map[string]struct {
+					Type any `json:"type"`
+				} `json:"properties"`
+				Required []string `json:"required"`
+			}
+			json.Unmarshal(in, &schema)
+			if typ := schema.Properties["edits"].Type; typ != "array" || !slices.Contains(schema.Required, "edits") {
+				t.Errorf("multi_edit: edits has type %v (required %v), want \"array\", required: %s", typ, schema.Required, in)
+			}
 		}
 	}
 	if len(want) > 0 {

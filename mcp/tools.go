@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/fsrb/fsrb/core"
@@ -71,6 +73,23 @@ type undoOut struct {
 
 func boolPtr(b bool) *bool { return &b }
 
+// inputSchema is the schema the SDK infers for T, except that a required
+// array is an array: the inference lets every slice be null (a nil slice
+// marshals so), which tells a client it may send null where the tool
+// needs its items.
+func inputSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, name := range s.Required {
+		if p := s.Properties[name]; p != nil && slices.Equal(p.Types, []string{"null", "array"}) {
+			p.Type, p.Types = "array", nil
+		}
+	}
+	return s
+}
+
 func (s *Server) addTools(srv *sdk.Server) {
 	closed := boolPtr(false)
 	sdk.AddTool(srv, &sdk.Tool{
@@ -91,6 +110,7 @@ func (s *Server) addTools(srv *sdk.Server) {
 	sdk.AddTool(srv, &sdk.Tool{
 		Name:        "multi_edit",
 		Description: "Several str_replace edits, on one file or many, applied in order (edits of one file apply in sequence): all are written, or none. Each edit follows the rules of edit.",
+		InputSchema: inputSchema[multiEditIn](),
 		Annotations: &sdk.ToolAnnotations{Title: "Edit files", DestructiveHint: boolPtr(true), OpenWorldHint: closed},
 	}, s.multiEdit)
 	sdk.AddTool(srv, &sdk.Tool{
