@@ -3,9 +3,11 @@ package mcp_test
 //lint:file-ignore SA1019 the tests play a client that sends MCP roots (server.go)
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -668,4 +670,49 @@ func TestEditTwice(t *testing.T) {
 	}
 	wantKinds(t, r, "already-applied")
 	wantFile(t, s, "src/utils.py", "a = 1  # one\nb = 20\n")
+}
+
+// What the server writes is read by people too (logs, inspectors): the
+// reports in it print "<", ">" and "&" as they are, as the CLI's --json
+// does, not as Go's HTML escapes.
+func TestWireDoesNotEscapeHTML(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("x && y\n"), 0o644)
+	cmd := exec.Command(fsrbBin, "mcp")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir())
+	patch := "a.txt\n<<<<<<< SEARCH\nif a < b && c > d\n=======\nz\n>>>>>>> REPLACE\n"
+	call, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+		"params": map[string]any{"name": "validate", "arguments": map[string]any{"patch": patch}}})
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer stdin.Close()
+	io.WriteString(stdin, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+string(call)+"\n")
+	var out, answer string
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(nil, 1<<20)
+	for answer == "" && lines.Scan() {
+		out += lines.Text() + "\n"
+		if strings.Contains(lines.Text(), `"id":2`) {
+			answer = lines.Text()
+		}
+	}
+	if answer == "" || strings.Contains(answer, `\u00`) || !strings.Contains(answer, "<<<<<<< SEARCH") || !strings.Contains(answer, `"snippet":"if a < b && c > d"`) {
+		t.Fatalf("the answer escapes HTML characters, or is missing:\n%s", out)
+	}
+	var msg struct {
+		Result struct {
+			StructuredContent struct {
+				Errors []struct{ Snippet string }
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(answer), &msg); err != nil || len(msg.Result.StructuredContent.Errors) != 1 || msg.Result.StructuredContent.Errors[0].Snippet != "if a < b && c > d" {
+		t.Errorf("answer %s: %v", answer, err)
+	}
 }

@@ -58,7 +58,7 @@ func New(opt Options) (*Server, error) {
 	return &Server{opt: opt, base: ws}, nil
 }
 
-// Run serves over the transport (sdk.StdioTransport for "fsrb mcp") until
+// Run serves over the transport (Stdio for "fsrb mcp") until
 // the client goes away.
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	return s.sdkServer().Run(ctx, t)

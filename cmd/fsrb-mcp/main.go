@@ -16,8 +16,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/fsrb/fsrb/internal/buildinfo"
 	"github.com/fsrb/fsrb/mcp"
 	"github.com/fsrb/fsrb/pipeline"
@@ -74,7 +72,7 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := srv.Run(ctx, &sdk.StdioTransport{}); err != nil && ctx.Err() == nil {
+	if err := srv.Run(ctx, mcp.Stdio()); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "fsrb mcp: %v\n", err)
 		return 1
 	}
