@@ -391,7 +391,9 @@ func TestRead(t *testing.T) {
 	if r.text != "2\ttwo\n" || r.data["start_line"] != float64(2) || r.data["end_line"] != float64(2) {
 		t.Fatalf("read with offset: %+v", r)
 	}
-	want, err := exec.Command(fsrbBin, "read", "--hashlines", filepath.Join(s.dir, "r.txt")).Output()
+	cli := exec.Command(fsrbBin, "read", "--hashlines", filepath.Join(s.dir, "r.txt"))
+	cli.Dir = s.dir
+	want, err := cli.Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,6 +429,14 @@ func TestPathEscapes(t *testing.T) {
 		r = s.call("read", map[string]any{"path": p})
 		if !r.isError || r.firstError()["kind"] != "outside-root" {
 			t.Errorf("read %s: %+v", p, r)
+		}
+		// fsrb read refuses it in the same words.
+		cli := exec.Command(fsrbBin, "read", "--hashlines", p)
+		cli.Dir = s.dir
+		var stderr strings.Builder
+		cli.Stderr = &stderr
+		if out, err := cli.Output(); err == nil || len(out) > 0 || stderr.String() != r.text+"\n" {
+			t.Errorf("fsrb read %s: %v, stdout %q\nstderr %q\nthe MCP read: %q", p, err, out, stderr.String(), r.text)
 		}
 		r = s.call("apply", map[string]any{"patch": p + "\n<<<<<<< SEARCH\nsecret\n=======\npwned\n>>>>>>> REPLACE\n"})
 		if !r.isError || !strings.Contains(strings.Join(r.kinds(), ","), "outside-root") {

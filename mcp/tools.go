@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"strings"
 
@@ -310,7 +309,7 @@ func (s *Server) read(ctx context.Context, req *sdk.CallToolRequest, in readIn) 
 	if in.Offset < 0 || in.Limit < 0 {
 		return fail(core.KindMalformed, "offset and limit must not be negative", "give a 1-based offset and a line count")
 	}
-	data, kind, err := readFile(ws, in.Path)
+	data, kind, err := ws.ReadText(in.Path)
 	if err != nil {
 		return fail(kind, err.Error(), "give the path of a text file inside the workspace root")
 	}
@@ -336,36 +335,6 @@ func (s *Server) read(ctx context.Context, req *sdk.CallToolRequest, in readIn) 
 	out.StartLine, out.EndLine = from+1, to
 	out.Text = strings.Join(lines[from:to], "")
 	return textResult(out.Text), out, nil
-}
-
-// readFile reads a file the way the engine does: confined to the root,
-// through symlinks that stay inside it, text only.
-func readFile(ws *pipeline.Workspace, name string) ([]byte, core.Kind, error) {
-	clean, err := ws.Clean(name)
-	if err != nil {
-		return nil, kindOf(err), err
-	}
-	real, err := ws.Disk.RealPath(clean)
-	if err != nil {
-		return nil, kindOf(err), err
-	}
-	data, err := ws.Disk.ReadFile(real)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, core.KindMissingFile, fmt.Errorf("%s does not exist", name)
-	case err != nil:
-		return nil, kindOf(err), err
-	case bytes.IndexByte(data, 0) >= 0:
-		return nil, core.KindBinary, fmt.Errorf("%s is a binary file (it holds a NUL byte)", name)
-	}
-	return data, "", nil
-}
-
-func kindOf(err error) core.Kind {
-	if errors.Is(err, fs.ErrNotExist) {
-		return core.KindMissingFile
-	}
-	return core.PathKind(err)
 }
 
 // numbered writes every line as "N\ttext" (the line without its ending).

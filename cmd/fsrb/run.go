@@ -36,7 +36,7 @@ type flags struct {
 
 const usage = `usage: fsrb [flags] <patchfile | ->
        fsrb --revert [flags] <patchfile | ->
-       fsrb read --hashlines FILE
+       fsrb read --hashlines [--root DIR] FILE
        fsrb mcp [--root DIR]
 
 Applies the edits of a patch (SEARCH/REPLACE blocks, Cline/Roo blocks,
