@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/spf13/pflag"
+	"golang.org/x/term"
 
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/core/commit"
@@ -175,7 +176,7 @@ func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 	plan := o.Plan
 	o.Color = colorOK(stdout)
 	if f.diff && !f.json && (plan.OK() || f.partial && len(plan.Files) > 0) {
-		printDiff(stdout, plan)
+		printDiff(stdout, plan, o.Color)
 	}
 	if f.json {
 		report.JSON(stdout, o)
@@ -203,9 +204,9 @@ func recoveryNeeded(o report.Outcome, f flags, stdout, stderr io.Writer) int {
 	return exitFail
 }
 
-func printDiff(w io.Writer, plan *core.Plan) {
+func printDiff(w io.Writer, plan *core.Plan, color bool) {
 	for _, fc := range plan.Files {
-		fmt.Fprint(w, pipeline.FileDiff(fc))
+		report.Diff(w, pipeline.FileDiff(fc), color)
 	}
 	if len(plan.Files) > 0 {
 		fmt.Fprintln(w)
@@ -231,12 +232,14 @@ func colorOK(w io.Writer) bool {
 	if _, set := os.LookupEnv("NO_COLOR"); set {
 		return false
 	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return isTerminal(w)
+}
+
+// isTerminal: a terminal, not merely a character device (/dev/null is
+// one, and is what a job without input or output is given).
+func isTerminal(s any) bool {
+	f, ok := s.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 func journal(root string, f flags, stdout, stderr io.Writer) int {
