@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"unsafe"
 
@@ -107,6 +108,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 {
 		return usageError(stderr, "give exactly one patch file, or - for standard input")
 	}
+	if fs.Arg(0) == "-" && isTerminal(stdin) {
+		fmt.Fprintln(stderr, stdinHint())
+	}
 	text, err := readPatch(fs.Arg(0), stdin)
 	if err != nil {
 		return usageError(stderr, err.Error())
@@ -117,6 +121,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func usageError(stderr io.Writer, msg string) int {
 	fmt.Fprintf(stderr, "fsrb: %s\nRun 'fsrb -h' for usage.\n", msg)
 	return exitUsage
+}
+
+// stdinHint is said when "fsrb -" waits on a terminal: to a user who
+// typed it by mistake, the command would seem to hang.
+func stdinHint() string {
+	end := "Ctrl-D"
+	if runtime.GOOS == "windows" {
+		end = "Ctrl-Z then Enter"
+	}
+	return "fsrb: reading a patch from standard input; end it with " + end + "."
 }
 
 // maxPatch bounds the patch text (SECURITY.md): 10,000 blocks take about

@@ -93,3 +93,36 @@ func TestDiffColourOnATerminal(t *testing.T) {
 		t.Errorf("piped: stdout %q", stdout)
 	}
 }
+
+// "fsrb -" on a terminal says what it waits for and how to end it;
+// fed by a pipe or a file, it says nothing.
+func TestStdinHintOnATerminal(t *testing.T) {
+	root := workspace(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"})
+	hint := "fsrb: reading a patch from standard input; end it with Ctrl-D.\n"
+	code, _, _, stderr := onTerminal(t, root, env(t), map[string]bool{"stdin": true}, twoFiles, "-")
+	if code != 0 || stderr != hint {
+		t.Errorf("terminal: exit %d, stderr %q, want %q", code, stderr, hint)
+	}
+	if got := readFile(t, root+"/a.txt"); got != "ALPHA\n" {
+		t.Errorf("the patch typed at the terminal was not applied: a.txt = %q", got)
+	}
+
+	root = workspace(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"})
+	code, _, _, stderr = onTerminal(t, root, env(t), nil, twoFiles, "-")
+	if code != 0 || stderr != "" {
+		t.Errorf("pipe: exit %d, stderr %q", code, stderr)
+	}
+	f, err := os.Open(writePatch(t, twoFiles))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	root = workspace(t, map[string]string{"a.txt": "alpha\n", "b.txt": "beta\n"})
+	cmd := exec.Command(fsrbBin, "-")
+	cmd.Dir, cmd.Env, cmd.Stdin = root, env(t), f
+	var errs bytes.Buffer
+	cmd.Stderr = &errs
+	if err := cmd.Run(); err != nil || errs.Len() > 0 {
+		t.Errorf("file: %v, stderr %q", err, errs.String())
+	}
+}
