@@ -63,6 +63,22 @@ function M.check()
     end
   end
 
+  -- The server: what a patch buffer would start.
+  local cmd = fsrb.server_cmd()
+  if type(cmd) == 'function' then
+    ok('server: an RPC function (vim.lsp.config), not looked up')
+  elseif not fsrb.executable() then
+    error(fsrb.not_executable(), { 'put fsrb-lsp on $PATH, or give its full path as the first word of `cmd`' })
+  else
+    local path = vim.fn.exepath(cmd[1])
+    local out = vim.fn.system({ path, '--version' })
+    if vim.v.shell_error == 0 then
+      ok(string.format('server: %s (%s)', path, vim.trim(out)))
+    else
+      error(string.format("server: '%s --version' failed (exit %d): %s", path, vim.v.shell_error, vim.trim(out)), { 'reinstall it: `go install github.com/fsrb/fsrb/cmd/fsrb-lsp@latest`' })
+    end
+  end
+
   local clients = fsrb.clients()
   if #clients == 0 then
     info('no fsrb client is running (open a *.fsrb file)')
@@ -70,6 +86,28 @@ function M.check()
   for _, c in ipairs(clients) do
     local n = vim.tbl_count(c.attached_buffers or {})
     ok(string.format('client %d running, root %s, %d buffer(s)', c.id, tostring(c.config.root_dir), n))
+  end
+  -- Each open patch should have its client: one without is a patch the
+  -- server never sees (no diagnostics, no lenses, no :Fsrb).
+  local patches, served = 0, 0
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and fsrb.served(b) then
+      patches = patches + 1
+      if #fsrb.clients(b) > 0 then
+        served = served + 1
+      else
+        warn(string.format('patch buffer %d (%s) has no fsrb client attached', b, vim.fn.fnamemodify(vim.api.nvim_buf_get_name(b), ':~:.')),
+          { 'see the errors above; :Fsrb restart starts it again' })
+      end
+    end
+  end
+  if patches > 0 then
+    local line = string.format('%d of %d open patch buffer(s) attached to an fsrb client', served, patches)
+    if served == patches then
+      ok(line)
+    else
+      info(line)
+    end
   end
 
   if vim.fn.has('nvim-0.12') == 1 then

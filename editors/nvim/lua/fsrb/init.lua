@@ -362,6 +362,13 @@ function M.executable()
   return type(cmd) == 'table' and cmd[1] ~= nil and vim.fn.executable(cmd[1]) == 1
 end
 
+--- What to tell the user when the server command cannot run: the same
+--- words when a patch opens and in :checkhealth fsrb.
+function M.not_executable()
+  local how = M.managed_by_enable() and "vim.lsp.config('fsrb', { cmd = {...} })" or 'vim.g.fsrb = { cmd = {...} }'
+  return string.format("cannot start the language server: '%s' is not executable (install it with `go install github.com/fsrb/fsrb/cmd/fsrb-lsp@latest`, or set %s)", tostring((M.server_cmd() or {})[1]), how)
+end
+
 -- One client per root, on every version: 0.10's default test compares the
 -- root with the workspace folders' names (ours is the folder's base name)
 -- and would start a client per patch. A client shutting down is not reused.
@@ -452,8 +459,7 @@ function M.attach(bufnr)
   if not M.executable() then
     if not M._warned then
       M._warned = true
-      local how = M.managed_by_enable() and "vim.lsp.config('fsrb', { cmd = {...} })" or 'vim.g.fsrb = { cmd = {...} }'
-      notify(string.format("cannot start the language server: '%s' is not executable (install it with `go install github.com/fsrb/fsrb/cmd/fsrb-lsp@latest`, or set %s); :checkhealth fsrb", tostring((M.server_cmd() or {})[1]), how), vim.log.levels.ERROR)
+      notify(M.not_executable() .. '; :checkhealth fsrb', vim.log.levels.ERROR)
     end
     return nil
   end
