@@ -10,6 +10,8 @@
 #   g       init.lua sets vim.g.fsrb = {cmd=...}, no setup() (every version)
 #   enable  init.lua is vim.lsp.enable('fsrb') and nothing else, the server
 #           found on $PATH                                  (0.11 and newer)
+# Then, in the same set-up, nvim/newcomer.lua starts Neovim on a patch and
+# opens a second one, checks both are served, :help fsrb, :checkhealth fsrb.
 # A missing Neovim is a failure, never a skip. NVIM=/path/to/nvim runs that
 # one only; FSRB_E2E_MODES="setup enable" only those modes. On any version,
 # a "deprecated" warning fails the run.
@@ -76,6 +78,18 @@ run() {
         FSRB_PLUGIN="$repo/editors/nvim" FSRB_LSP="$tmp/bin/fsrb-lsp" \
         FSRB_EXPECTED="$here/fixture/after" FSRB_BEFORE="$here/fixture/before" \
         timeout 90 "$nvim" --headless -i NONE -n -c "luafile $here/nvim/runner.lua" </dev/null 2>"$dir/nvim.stderr" ) || status=$?
+  # The same set-up as a newcomer meets it: a patch given on the command
+  # line, a second one opened while the client runs, :help, :checkhealth.
+  if [ $status -eq 0 ]; then
+    mkdir -p "$dir/ws2"
+    printf 'one\n' >"$dir/ws2/a.txt"
+    printf 'a.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n' >"$dir/ws2/first.fsrb"
+    cp "$dir/ws2/first.fsrb" "$dir/ws2/second.fsrb"
+    ( cd "$dir/ws2" &&
+      env PATH="$path" XDG_CACHE_HOME="$dir/cache2" XDG_STATE_HOME="$dir/state2" XDG_CONFIG_HOME="$dir/config" \
+          XDG_DATA_HOME="$dir/data" FSRB_MODE="$mode" \
+          timeout 60 "$nvim" --headless -i NONE -n first.fsrb -c "luafile $here/nvim/newcomer.lua" </dev/null 2>>"$dir/nvim.stderr" ) || status=$?
+  fi
   if [ $status -eq 0 ] && grep -qi deprecated "$dir/nvim.stderr"; then
     echo "e2e-nvim: Neovim $version ($mode) printed a deprecation warning:" >&2
     status=3

@@ -753,6 +753,15 @@ function M._setup(opts, by)
     group = group,
     pattern = filetypes(),
     callback = function(args)
+      -- A client may be attached already: a patch opened while the client
+      -- runs is loaded, and attached as a file inside its root, before its
+      -- filetype is known, so that no LspAttach sees it as a patch.
+      local early = M.clients(args.buf)[1]
+      if early then
+        -- (vim.lsp.enable ran the user's on_attach of vim.lsp.config then.)
+        M.on_attach(early, args.buf, not M.managed_by_enable() and M.config.on_attach or nil)
+        return
+      end
       if M.managed_by_enable() then
         -- vim.lsp.enable's own FileType autocommand starts the client; only
         -- say when it cannot (Neovim itself writes that to its log only).

@@ -1,0 +1,128 @@
+-- What a newcomer meets, set up as the README says: run by editors/e2e/nvim.sh
+-- after runner.lua, in the same init.lua (FSRB_MODE), but with a patch
+-- opened at start-up (`nvim first.fsrb`) and a second one opened with :edit
+-- while the client runs. Each patch must get its lenses (and, where the
+-- plugin shows them, its inlay hints); :help fsrb must open; a server that
+-- is not there must be an ERROR in :checkhealth fsrb, with the words shown
+-- when a patch opens.
+-- Exit: 0 passed, 1 a check failed, 2 a Lua error.
+local uv = vim.uv or vim.loop
+local t0 = uv.hrtime()
+local function log(fmt, ...)
+  io.stdout:write(string.format('[nvim %5dms] ' .. fmt, math.floor((uv.hrtime() - t0) / 1e6), ...) .. '\n')
+end
+local failed = {}
+local function check(cond, what, detail)
+  if cond then
+    log('ok   %s', what)
+  else
+    table.insert(failed, what)
+    log('FAIL %s%s', what, detail and (': ' .. detail) or '')
+  end
+  return cond
+end
+local function has(v)
+  return vim.fn.has('nvim-' .. v) == 1
+end
+
+-- The code lenses Neovim holds for buf.
+local function lenses(buf)
+  if has('0.12') then
+    local out = {}
+    for _, item in ipairs(vim.lsp.codelens.get({ bufnr = buf }) or {}) do
+      table.insert(out, item.lens)
+    end
+    return out
+  end
+  return vim.lsp.codelens.get(buf) or {}
+end
+
+local function titles(buf)
+  local t = {}
+  for _, l in ipairs(lenses(buf)) do
+    table.insert(t, l.command and l.command.title or '?')
+  end
+  return table.concat(t, ' | ')
+end
+
+-- A patch buffer is served: a client, its lenses, and on 0.12 its inlay
+-- hints turned on.
+local function served(buf, label)
+  local fsrb = require('fsrb')
+  check(vim.wait(10000, function() return #fsrb.clients(buf) == 1 end, 20), label .. ': an fsrb client attached')
+  check(vim.wait(10000, function() return titles(buf):find('applies at a.txt:1', 1, true) ~= nil end, 20),
+    label .. ': its lens "#1 applies at a.txt:1"', titles(buf))
+  if has('0.12') then
+    check(vim.lsp.codelens.is_enabled({ bufnr = buf }), label .. ': vim.lsp.codelens.is_enabled')
+    check(vim.lsp.inlay_hint.is_enabled({ bufnr = buf }), label .. ': vim.lsp.inlay_hint.is_enabled')
+  end
+end
+
+local function main()
+  local mode = os.getenv('FSRB_MODE')
+  log('Neovim 0.%d.%d, configured by %s, started with %s', vim.version().minor, vim.version().patch, tostring(mode), vim.api.nvim_buf_get_name(0))
+  local first = vim.api.nvim_get_current_buf()
+  check(vim.bo[first].filetype == 'fsrb', 'the patch given on the command line has filetype fsrb', vim.bo[first].filetype)
+  served(first, 'first.fsrb (opened at start-up)')
+
+  vim.cmd('edit second.fsrb')
+  local second = vim.api.nvim_get_current_buf()
+  served(second, 'second.fsrb (opened with :edit while the client runs)')
+  check(#require('fsrb').clients() == 1, 'one client for both patches')
+
+  -- :help fsrb, right after the README's set-up.
+  local ok, err = pcall(vim.cmd, 'help fsrb')
+  check(ok and vim.bo.buftype == 'help', ':help fsrb opens the plugin\'s help', tostring(err))
+  if ok then
+    vim.cmd('helpclose')
+  end
+
+  -- :checkhealth fsrb while everything runs: OK, and both patches counted.
+  vim.cmd('checkhealth fsrb')
+  local health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  check(not health:find('ERROR', 1, true) and health:find('2 of 2 open patch buffer(s) attached to an fsrb client', 1, true)
+    and health:find('server: ', 1, true), ':checkhealth fsrb: the server found, 2 of 2 patch buffers attached, no ERROR', health)
+  vim.cmd('bwipeout')
+
+  -- :checkhealth fsrb with no server to start: an ERROR with the words a
+  -- patch opening shows.
+  local fsrb = require('fsrb')
+  local bogus = { vim.fn.getcwd() .. '/no/such/fsrb-lsp' }
+  local saved
+  if mode == 'enable' then
+    saved = vim.lsp.config.fsrb.cmd
+    vim.lsp.config('fsrb', { cmd = bogus })
+  else
+    saved = fsrb.config.cmd
+    fsrb.config.cmd = bogus
+  end
+  vim.cmd('checkhealth fsrb')
+  health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  vim.cmd('bwipeout')
+  local notes = {}
+  local notify = vim.notify
+  vim.notify = function(msg, level) table.insert(notes, { msg = msg, level = level }) end
+  fsrb._warned = false
+  fsrb.attach(second)
+  vim.notify = notify
+  if mode == 'enable' then
+    vim.lsp.config('fsrb', { cmd = saved })
+  else
+    fsrb.config.cmd = saved
+  end
+  local said = (notes[1] and notes[1].msg or ''):gsub('^fsrb: ', ''):gsub('; :checkhealth fsrb$', '')
+  check(said ~= '' and health:find('ERROR', 1, true) and health:find(said, 1, true) ~= nil,
+    ':checkhealth fsrb without a server: an ERROR saying what opening a patch says', said .. '\n' .. health)
+end
+
+local ok, err = xpcall(main, debug.traceback)
+if not ok then
+  log('ERROR %s', tostring(err))
+  vim.cmd('cquit 2')
+elseif #failed > 0 then
+  log('%d check(s) failed: %s', #failed, table.concat(failed, '; '))
+  vim.cmd('cquit 1')
+else
+  log('all checks passed')
+  vim.cmd('qall!')
+end
