@@ -29,6 +29,7 @@ var producers = []struct {
 	fn   func(r *actionRequest) ([]protocol.CodeAction, error)
 }{
 	{protocol.CodeActionKindQuickFix, replaceSearchFixes},
+	{protocol.CodeActionKindQuickFix, closestFixes},
 	{protocol.CodeActionKindQuickFix, occurrenceFixes},
 	{protocol.CodeActionKindQuickFix, headerFixes},
 	{KindApplyAll, func(r *actionRequest) ([]protocol.CodeAction, error) { return applyAll(r, KindApplyAll) }},
@@ -192,19 +193,12 @@ func replaceSearchFixes(r *actionRequest) ([]protocol.CodeAction, error) {
 		if !sameModuloLooks(b.Search, c.Text) || !occursOnce(r.snap, b.Path, c.Text) {
 			continue
 		}
-		var body string
-		if isHunk(&b) {
-			// A diff hunk interleaves SEARCH and REPLACE: rewrite its
-			// context and "-" lines only, one for one.
-			var ok bool
-			if body, ok = hunkWithSearch(r.a.doc.text[b.SearchBody.Start:b.SearchBody.End], c.Text); !ok {
-				continue
-			}
-		} else {
-			body = core.EscapeBody(c.Text, b.Dialect)
+		// A diff hunk interleaves SEARCH and REPLACE: its context and "-"
+		// lines are rewritten, one for one.
+		edit, ok := searchEdit(r.a.doc, &b, c.Text)
+		if !ok {
+			continue
 		}
-		body = withEOL(body, r.a.doc)
-		edit := protocol.TextEdit{Range: toRange(r.a.doc.mapper, b.SearchBody), NewText: body}
 		act := protocol.CodeAction{
 			Title:       fmt.Sprintf("Replace SEARCH with the file's actual text (lines %d-%d)", c.Line, c.EndLine),
 			Kind:        ptr(protocol.CodeActionKindQuickFix),

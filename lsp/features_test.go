@@ -184,3 +184,31 @@ func TestCodeLensRefresh(t *testing.T) {
 		t.Errorf("%d refreshes sent to a client without refreshSupport", n)
 	}
 }
+
+// Hover on a block that matches nowhere shows how SEARCH differs from the
+// closest place, numbered as the file's lines, not the block's own change.
+func TestHoverClosestPlace(t *testing.T) {
+	root := writeFiles(t, map[string]string{"calc.py": "import math\n\n\ndef total(items):\n    result = 0\n    for item in items:\n        result += item.price\n    return result\n"})
+	c := newClient(t, root)
+	text := "calc.py\n<<<<<<< SEARCH\ndef total(items):\n    result = 0\n    for item in itmes:\n        result += item.price\n    return result\n=======\ndef total(items):\n    return sum(item.price for item in items)\n>>>>>>> REPLACE\n"
+	u := c.open("p.fsrb", &text)
+	c.waitDiagnostics(u, 1)
+	at := protocol.TextDocumentPositionParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}, Position: positionOf(text, strings.Index(text, "itmes"))}
+	var hover protocol.Hover
+	if err := c.call(protocol.MethodTextDocumentHover, &protocol.HoverParams{TextDocumentPositionParams: at}, &hover); err != nil {
+		t.Fatal(err)
+	}
+	v := hover.Contents.(*protocol.MarkupContent).Value
+	for _, want := range []string{
+		"Closest place: `calc.py` lines 4-8, 98% similar",
+		"--- SEARCH\n+++ calc.py (lines 4-8)\n@@ -1,5 +4,5 @@\n",
+		"-    for item in itmes:\n+    for item in items:\n",
+	} {
+		if !strings.Contains(v, want) {
+			t.Errorf("hover lacks %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "+    return sum(") {
+		t.Errorf("hover shows the block's own change:\n%s", v)
+	}
+}
