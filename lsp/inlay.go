@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"go.lsp.dev/protocol"
 
@@ -15,65 +14,51 @@ import (
 type blockHint struct {
 	line    int // 0-based line of the patch
 	pos     protocol.Position
-	label   string // "→ svc.py:12", "2 matches", "not found", "applied"
+	label   string // "→ svc.py:12", "→ new.md (new file)", "→ deletes old.txt"
 	tooltip string // the lens's words: "#1 applies at svc.py:12"
 }
 
-// blockHints says, block by block, where each lands or why it does not,
-// in the words of the lenses (a.status), shortened to fit a line's end.
+// blockHints says where each block that applies lands, shortened to fit a
+// line's end. Only that: the block's lens tells its status (a problem,
+// applied) and its diagnostic why; a hint saying it too would be the same
+// fact a second or third time around the same line.
 func blockHints(a *analysis) []blockHint {
 	m := a.doc.mapper
 	out := make([]blockHint, 0, len(a.patch.Blocks))
 	seen := map[int]bool{}
 	for _, b := range a.patch.Blocks {
 		line := m.Line(markerSpan(m, &b).Start)
-		if seen[line] {
-			continue // blocks sharing a line (a header of several hunks): the first says it
+		res, _ := a.result(b.Number)
+		if res.Status != core.StatusApplies || seen[line] {
+			continue // blocks sharing a line (a header of several hunks): the first that applies says it
 		}
 		seen[line] = true
 		status := a.status(b.Number)
-		if status == "" {
-			continue
-		}
 		out = append(out, blockHint{
 			line:    line,
 			pos:     toPosition(m, m.LineEnd(line)),
-			label:   hintLabel(a, b.Number, status),
+			label:   hintLabel(res, &b),
 			tooltip: fmt.Sprintf("#%d %s", b.Number, status),
 		})
 	}
 	return out
 }
 
-// hintLabel is a block's status in the fewest words: where it lands, or
-// what keeps it from applying.
-func hintLabel(a *analysis, n int, status string) string {
-	res, _ := a.result(n)
-	b := a.patch.Blocks[n-1]
-	switch res.Status {
-	case core.StatusApplied:
-		return "applied"
-	case core.StatusApplies:
-		switch {
-		case res.Rung == "create":
-			return "→ " + b.Path + " (new file)"
-		case b.Op == core.OpDeleteFile:
-			return "→ deletes " + b.Path
-		case res.Rung != "exact" && res.Rung != "":
-			return fmt.Sprintf("→ %s:%d (fuzzy)", b.Path, res.Line)
-		}
-		return fmt.Sprintf("→ %s:%d", b.Path, res.Line)
+// hintLabel is where a block that applies lands, in the fewest words.
+func hintLabel(res core.BlockResult, b *core.Block) string {
+	switch {
+	case res.Rung == "create":
+		return "→ " + b.Path + " (new file)"
+	case b.Op == core.OpDeleteFile:
+		return "→ deletes " + b.Path
+	case res.Rung != "exact" && res.Rung != "":
+		return fmt.Sprintf("→ %s:%d (fuzzy)", b.Path, res.Line)
 	}
-	// "not found (closest: line 40, 93% similar)": the closest place is
-	// in the tooltip, and on hover.
-	if i := strings.Index(status, " ("); i > 0 {
-		return status[:i]
-	}
-	return status
+	return fmt.Sprintf("→ %s:%d", b.Path, res.Line)
 }
 
-// InlayHint shows, at the end of each block's opening line, where the block
-// lands ("→ svc.py:12"), or "2 matches", "not found", "applied".
+// InlayHint shows, at the end of the opening line of each block that
+// applies, where it lands ("→ svc.py:12").
 func (s *Server) InlayHint(ctx context.Context, params *protocol.InlayHintParams) ([]protocol.InlayHint, error) {
 	snap := s.checkDisk()
 	u := params.TextDocument.URI

@@ -152,13 +152,14 @@ func TestPullUnchanged(t *testing.T) {
 	}
 }
 
-// Inlay hints sit at the end of each block's opening line, within the
-// range asked for.
+// Inlay hints sit at the end of the opening line of each block that
+// applies, within the range asked for; a block that does not apply gets
+// none (its lens says why).
 func TestInlayHints(t *testing.T) {
-	root := writeFiles(t, map[string]string{"a.txt": "one\n", "b.txt": "two\ntwo\n"})
+	root := writeFiles(t, map[string]string{"a.txt": "one\n", "b.txt": "two\ntwo\n", "c.txt": "three\n"})
 	c := startClient(t, root)
 	initializeWith(t, c, vscodePullCaps, nil)
-	text := "a.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n\nb.txt\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n"
+	text := "a.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n\nb.txt\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n\nc.txt\n<<<<<<< SEARCH\nthree\n=======\nTHREE\n>>>>>>> REPLACE\n"
 	u := c.open("p.fsrb", &text)
 	c.waitDiagnostics(u, 1)
 	hints := func(rng protocol.Range) []protocol.InlayHint {
@@ -168,7 +169,7 @@ func TestInlayHints(t *testing.T) {
 		}
 		return out
 	}
-	all := hints(protocol.Range{End: protocol.Position{Line: 20}})
+	all := hints(protocol.Range{End: protocol.Position{Line: 30}})
 	if len(all) != 2 {
 		t.Fatalf("hints %+v", all)
 	}
@@ -177,11 +178,11 @@ func TestInlayHints(t *testing.T) {
 	if h := all[0]; h.Position != want || h.Label != protocol.String("→ a.txt:1") || h.Tooltip != protocol.String("#1 applies at a.txt:1") || h.PaddingLeft == nil || !*h.PaddingLeft {
 		t.Errorf("hint 1 %+v, want at %+v", h, want)
 	}
-	if h := all[1]; h.Label != protocol.String("2 matches") || h.Position.Line != 8 {
-		t.Errorf("hint 2 %+v", h)
+	if h := all[1]; h.Label != protocol.String("→ c.txt:1") || h.Position.Line != 15 {
+		t.Errorf("hint 2 (block #3; block #2, ambiguous, has none) %+v", h)
 	}
-	if part := hints(protocol.Range{Start: protocol.Position{Line: 5}, End: protocol.Position{Line: 20}}); len(part) != 1 || part[0].Label != protocol.String("2 matches") {
-		t.Errorf("hints of lines 5-20: %+v", part)
+	if part := hints(protocol.Range{Start: protocol.Position{Line: 5}, End: protocol.Position{Line: 30}}); len(part) != 1 || part[0].Label != protocol.String("→ c.txt:1") {
+		t.Errorf("hints of lines 5-30: %+v", part)
 	}
 }
 
