@@ -46,7 +46,8 @@ local function titles(buf)
 end
 
 -- A patch buffer is served: a client, its lenses, and on 0.12 its inlay
--- hints turned on.
+-- hints turned on (0.10 draws lenses at the end of the line, where a hint
+-- would repeat them: the plugin leaves hints off there).
 local function served(buf, label)
   local fsrb = require('fsrb')
   check(vim.wait(10000, function() return #fsrb.clients(buf) == 1 end, 20), label .. ': an fsrb client attached')
@@ -55,6 +56,8 @@ local function served(buf, label)
   if has('0.12') then
     check(vim.lsp.codelens.is_enabled({ bufnr = buf }), label .. ': vim.lsp.codelens.is_enabled')
     check(vim.lsp.inlay_hint.is_enabled({ bufnr = buf }), label .. ': vim.lsp.inlay_hint.is_enabled')
+  elseif has('0.10') then
+    check(not vim.lsp.inlay_hint.is_enabled({ bufnr = buf }), label .. ': no inlay hints on 0.10 (the lens at the line end says where)')
   end
 end
 
@@ -69,6 +72,21 @@ local function main()
   local second = vim.api.nvim_get_current_buf()
   served(second, 'second.fsrb (opened with :edit while the client runs)')
   check(#require('fsrb').clients() == 1, 'one client for both patches')
+
+  -- The client's diagnostics show virtual text for warnings only, where
+  -- virtual text is on (0.7 and 0.10 by default; 0.12 has it off, and the
+  -- plugin turns nothing on).
+  local client = require('fsrb').clients(second)[1]
+  local global = vim.diagnostic.config().virtual_text
+  local ns = vim.diagnostic.get_namespace(vim.lsp.diagnostic.get_namespace(client.id))
+  local vt = (ns.opts or {}).virtual_text
+  local W = vim.diagnostic.severity.WARN
+  if global then
+    check(type(vt) == 'table' and type(vt.severity) == 'table' and vt.severity.min == W and vt.severity.max == W,
+      "the fsrb client's virtual text: warnings only", vim.inspect(vt))
+  else
+    check(vt == nil, "virtual text off: the plugin leaves the fsrb client's off too", vim.inspect(vt))
+  end
 
   -- :help fsrb, right after the README's set-up.
   local ok, err = pcall(vim.cmd, 'help fsrb')

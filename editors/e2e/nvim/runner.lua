@@ -456,10 +456,13 @@ local function main()
       '0.12: the code lenses are virtual lines above the blocks', table.concat(above, ' | '))
   end
 
-  -- 2b. Inlay hints (0.10+, when the server offers them): where each block
-  -- lands, at the end of its opening line ("→ README.md:3"); on 0.12 also
-  -- that they are drawn.
-  if vim.fn.has('nvim-0.10') == 1 then
+  -- 2b. Inlay hints (0.12, when the server offers them): where each block
+  -- lands, at the end of its opening line ("→ README.md:3"), drawn.
+  if vim.fn.has('nvim-0.10') == 1 and vim.fn.has('nvim-0.12') == 0 then
+    -- 0.10 draws the lenses at the end of the line: a hint there would
+    -- say the same again.
+    check(not vim.lsp.inlay_hint.is_enabled({ bufnr = buf }), '0.10: no inlay hints by default (the lens at the line end says where)')
+  elseif vim.fn.has('nvim-0.12') == 1 then
     if (client.server_capabilities or {}).inlayHintProvider then
       check(vim.lsp.inlay_hint.is_enabled({ bufnr = buf }), 'inlay hints enabled for the patch buffer')
       local function hint_labels()

@@ -35,8 +35,17 @@ local defaults = {
   -- Show the server's code lenses (block status, "Apply") and keep them fresh.
   codelens = true,
   -- Show the server's inlay hints in patch buffers (where each block
-  -- applies), when it offers them. Neovim 0.10+.
-  inlay_hints = true,
+  -- lands, at the end of its opening line), when it offers them. nil: where
+  -- the lenses stand on lines of their own (Neovim 0.12+); 0.10 and 0.11
+  -- draw lenses at the end of the line, where a hint would repeat them.
+  -- true turns them on from 0.10 on.
+  inlay_hints = nil,
+  -- Diagnostic virtual text of the fsrb client, where it is on: nil shows
+  -- warnings only (what no lens says: a syntax error a block leaves);
+  -- errors and notes are what the block's lens says already ("#2 2
+  -- matches"), on the same line on 0.7-0.11. Their sign, underline and
+  -- float stay. true: as configured for every client; false: none.
+  virtual_text = nil,
   -- Attach the client to every buffer of a file inside its root (the files
   -- patches edit), so that the server sees their unsaved text, their edits
   -- and their saves: without it, the server knows them from disk only and
@@ -315,6 +324,27 @@ local function on_exit(code, signal)
   end
 end
 
+-- The diagnostic virtual text of the client's namespaces (push and pull):
+-- see `virtual_text` in the defaults. Only narrows what the user's own
+-- configuration shows; never turns virtual text on.
+local function narrow_virtual_text(client)
+  local want = M.config.virtual_text
+  local global = (vim.diagnostic.config() or {}).virtual_text
+  if want == true or not global then
+    return
+  end
+  if want == nil then
+    want = vim.deepcopy(type(global) == 'table' and global or {})
+    want.severity = { min = vim.diagnostic.severity.WARN, max = vim.diagnostic.severity.WARN }
+  end
+  for _, pull in ipairs({ false, true }) do
+    local ok, ns = pcall(vim.lsp.diagnostic.get_namespace, client.id, pull)
+    if ok and ns then
+      vim.diagnostic.config({ virtual_text = want }, ns)
+    end
+  end
+end
+
 --- What the plugin does when the client attaches to a patch buffer (not to
 --- the files patches edit): code lenses on, the user's on_attach, and the
 --- files already open in the client's root attached (a new client).
@@ -325,8 +355,13 @@ function M.on_attach(client, bufnr, user_on_attach)
   if M.config.codelens then
     refresh_lenses(bufnr)
   end
+  narrow_virtual_text(client)
   local caps = client.server_capabilities or {}
-  if M.config.inlay_hints and caps.inlayHintProvider and has('0.10') then
+  local hints = M.config.inlay_hints
+  if hints == nil then
+    hints = has('0.12')
+  end
+  if hints and caps.inlayHintProvider and has('0.10') then
     pcall(vim.lsp.inlay_hint.enable, true, { bufnr = bufnr })
   end
   if user_on_attach then
