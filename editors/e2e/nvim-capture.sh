@@ -3,6 +3,8 @@
 # as a PNG (the same screen rendered by headless Chromium):
 #   - screenshots/nvim.{txt,png}: Neovim 0.7.2 (the system's) showing fsrb's
 #     diagnostics and lenses on the patch as the model wrote it;
+#   - screenshots/nvim-0.10.{txt,png}: the same on Neovim 0.10 (the cache's
+#     trixie wrapper; NVIM_010=... to use another);
 #   - screenshots/nvim-applied.{txt,png}: Neovim 0.12 (the cache's forky
 #     wrapper, see modern-nvim.sh; NVIM_APPLIED=... to use another) after the
 #     "farewell" quick fix, :Fsrb apply and :wall (capture-applied.lua): the
@@ -11,7 +13,8 @@
 #     quick fix and :Fsrb preview (capture-preview.lua), on src/app.py's tab
 #     page: the current and the proposed text as a diff.
 #   usage: nvim-capture.sh [OUT_DIR]     (FSRB_LSP_BIN: a prebuilt server;
-#          FSRB_CAPTURES="preview": only those of nvim, applied, preview)
+#          FSRB_CAPTURES="preview": only those of nvim, nvim010, applied,
+#          preview)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -64,7 +67,7 @@ shoot() {
   echo "wrote $out/$name.txt and $out/$name.png"
 }
 
-wanted() { case " ${FSRB_CAPTURES:-nvim applied preview} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+wanted() { case " ${FSRB_CAPTURES:-nvim nvim010 applied preview} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # 1. Neovim 0.7.2: the diagnostics on the patch as written.
 if wanted nvim; then
@@ -75,6 +78,19 @@ sleep 1
 tmux send-keys -t "$session" '9j' ':echo ""' Enter
 sleep 0.5
 shoot nvim 30
+fi
+
+# 1b. Neovim 0.10: the same screen, where lens, inlay hint and diagnostic
+# virtual text would all stand at the end of the opening line.
+if wanted nvim010; then
+nvim010="${NVIM_010:-$cache/nvim-versions/nvim-trixie}"
+start diagnostics010 30 "$nvim010" change.fsrb
+sleep 2
+tmux send-keys -t "$session" '3jzt' ''
+sleep 1
+tmux send-keys -t "$session" '9j' ':echo ""' Enter
+sleep 0.5
+shoot nvim-0.10 30
 fi
 
 # 2. Neovim 0.12: applied. The patch above, the end of src/app.py below.

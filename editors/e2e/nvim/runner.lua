@@ -110,6 +110,23 @@ local function lenses(buf)
   return out
 end
 
+-- The inlay hints Neovim holds for buf, as "line:label" (0.10+).
+local function hint_labels(buf)
+  local out = {}
+  for _, h in ipairs(vim.lsp.inlay_hint.get({ bufnr = buf })) do
+    local label = h.inlay_hint.label
+    if type(label) == 'table' then
+      local parts = {}
+      for _, part in ipairs(label) do
+        table.insert(parts, part.value)
+      end
+      label = table.concat(parts)
+    end
+    table.insert(out, string.format('%d:%s', h.inlay_hint.position.line + 1, tostring(label)))
+  end
+  return table.concat(out, ' | ')
+end
+
 -- client:request_sync on 0.11+ (0.12 calls client.request_sync deprecated).
 local function request_sync(client, ...)
   if vim.fn.has('nvim-0.11') == 1 then
@@ -465,24 +482,9 @@ local function main()
   elseif vim.fn.has('nvim-0.12') == 1 then
     if (client.server_capabilities or {}).inlayHintProvider then
       check(vim.lsp.inlay_hint.is_enabled({ bufnr = buf }), 'inlay hints enabled for the patch buffer')
-      local function hint_labels()
-        local out = {}
-        for _, h in ipairs(vim.lsp.inlay_hint.get({ bufnr = buf })) do
-          local label = h.inlay_hint.label
-          if type(label) == 'table' then
-            local parts = {}
-            for _, part in ipairs(label) do
-              table.insert(parts, part.value)
-            end
-            label = table.concat(parts)
-          end
-          table.insert(out, string.format('%d:%s', h.inlay_hint.position.line + 1, tostring(label)))
-        end
-        return table.concat(out, ' | ')
-      end
-      local got_hint = vim.wait(5000, function() return hint_labels():find('→ README.md:3', 1, true) ~= nil end, 20)
-      check(got_hint, 'an inlay hint "→ README.md:3" on block #1', hint_labels())
-      log('     inlay hints: %s', hint_labels())
+      local got_hint = vim.wait(5000, function() return hint_labels(buf):find('→ README.md:3', 1, true) ~= nil end, 20)
+      check(got_hint, 'an inlay hint "→ README.md:3" on block #1', hint_labels(buf))
+      log('     inlay hints: %s', hint_labels(buf))
       if vim.fn.has('nvim-0.12') == 1 then
         vim.cmd('redraw')
         local drawn = {}
@@ -678,6 +680,27 @@ local function main()
   local t = ms()
   local shown = vim.wait(5000, function() return applied_lenses() == nblocks and errors() == 0 end, 20)
   check(shown, string.format('the patch shows applied: %d "#N applied" lenses, no error (%d ms after :wall)', nblocks, ms() - t), lens_titles())
+  if vim.fn.has('nvim-0.12') == 1 then
+    -- Applied blocks land nowhere: their hints go (the server's refresh).
+    -- (Neovim redraws the lines in view only: those are checked.)
+    local function drawn_hints()
+      vim.cmd('redraw')
+      local top, bot = vim.fn.line('w0') - 1, vim.fn.line('w$') - 1
+      local drawn = {}
+      for name, ns in pairs(vim.api.nvim_get_namespaces()) do
+        if name:find('inlayhint', 1, true) then
+          for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, { top, 0 }, { bot, -1 }, { details = true })) do
+            for _, chunk in ipairs((m[4] or {}).virt_text or {}) do
+              table.insert(drawn, chunk[1])
+            end
+          end
+        end
+      end
+      return table.concat(drawn, ' | ')
+    end
+    check(vim.wait(5000, function() return hint_labels(buf) == '' and not drawn_hints():find('→', 1, true) end, 20),
+      '0.12: no inlay hint left, nor drawn in view, once every block is applied', hint_labels(buf) .. ' / drawn: ' .. drawn_hints())
+  end
   -- Each "#N applied at path:line" names the line where block N's REPLACE
   -- text now stands on disk.
   local replace_first = {}

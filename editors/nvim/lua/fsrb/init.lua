@@ -309,10 +309,28 @@ local function server_settings()
   return { fuzzy = M.config.fuzzy }
 end
 
+-- Neovim's own refresh of inlay hints leaves a hint drawn on a line whose
+-- hints went away while the patch's text stayed the same (every block
+-- applied: the server then sends none): its drawing cache is keyed by the
+-- buffer's version. Enabling the hints again starts that cache afresh.
+local function inlay_refresh_handler(err, _, ctx)
+  if err then
+    return vim.NIL
+  end
+  local client = vim.lsp.get_client_by_id(ctx.client_id)
+  for b in pairs(client and client.attached_buffers or {}) do
+    if served(b) and vim.lsp.inlay_hint.is_enabled({ bufnr = b }) then
+      vim.lsp.inlay_hint.enable(true, { bufnr = b })
+    end
+  end
+  return vim.NIL
+end
+
 local function handlers()
   return vim.tbl_extend('force', {
     ['workspace/applyEdit'] = apply_edit_handler,
     ['textDocument/publishDiagnostics'] = publish_diagnostics_handler,
+    ['workspace/inlayHint/refresh'] = has('0.10') and inlay_refresh_handler or nil,
   }, M.config.handlers or {})
 end
 
