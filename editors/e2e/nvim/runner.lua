@@ -682,9 +682,10 @@ local function main()
   check(shown, string.format('the patch shows applied: %d "#N applied" lenses, no error (%d ms after :wall)', nblocks, ms() - t), lens_titles())
   if vim.fn.has('nvim-0.12') == 1 then
     -- Applied blocks land nowhere: their hints go (the server's refresh).
-    -- (Neovim redraws the lines in view only: those are checked.)
+    -- (Hints are drawn as a window is redrawn, for the lines in view: a
+    -- full redraw, then those lines are checked.)
     local function drawn_hints()
-      vim.cmd('redraw')
+      vim.cmd('redraw!')
       local top, bot = vim.fn.line('w0') - 1, vim.fn.line('w$') - 1
       local drawn = {}
       for name, ns in pairs(vim.api.nvim_get_namespaces()) do

@@ -309,28 +309,43 @@ local function server_settings()
   return { fuzzy = M.config.fuzzy }
 end
 
--- Neovim's own refresh of inlay hints leaves a hint drawn on a line whose
--- hints went away while the patch's text stayed the same (every block
--- applied: the server then sends none): its drawing cache is keyed by the
--- buffer's version. Enabling the hints again starts that cache afresh.
-local function inlay_refresh_handler(err, _, ctx)
-  if err then
-    return vim.NIL
+-- Neovim (0.10-0.12) can leave an inlay hint drawn on a line whose hint
+-- went away while the patch's text stayed the same (a block applied: the
+-- server sends none for it): it redraws a line only when its cache, keyed
+-- by the buffer's version, says so, and a redraw between a refresh and
+-- its answer marks the line drawn with the old hint. When an answer has
+-- hints on fewer lines than the one before, the plugin enables the
+-- buffer's hints again, which starts that cache afresh and asks once more
+-- (the same answer then, so it stops there).
+local hint_lines = {} -- bufnr -> the lines of the last answer, as "1,4,9"
+local function inlay_hint_handler(err, result, ctx, config)
+  local r = vim.lsp.handlers['textDocument/inlayHint'](err, result, ctx, config)
+  local b = ctx.bufnr
+  if err or not b or not vim.api.nvim_buf_is_loaded(b) or not vim.lsp.inlay_hint.is_enabled({ bufnr = b }) then
+    return r
   end
-  local client = vim.lsp.get_client_by_id(ctx.client_id)
-  for b in pairs(client and client.attached_buffers or {}) do
-    if served(b) and vim.lsp.inlay_hint.is_enabled({ bufnr = b }) then
-      vim.lsp.inlay_hint.enable(true, { bufnr = b })
+  local lines, seen = {}, {}
+  for _, h in ipairs(result or {}) do
+    local l = h.position.line
+    if not seen[l] then
+      seen[l] = true
+      table.insert(lines, l)
     end
   end
-  return vim.NIL
+  table.sort(lines)
+  local before = hint_lines[b]
+  hint_lines[b] = table.concat(lines, ',')
+  if before and #lines < #vim.split(before, ',', { trimempty = true }) then
+    vim.lsp.inlay_hint.enable(true, { bufnr = b })
+  end
+  return r
 end
 
 local function handlers()
   return vim.tbl_extend('force', {
     ['workspace/applyEdit'] = apply_edit_handler,
     ['textDocument/publishDiagnostics'] = publish_diagnostics_handler,
-    ['workspace/inlayHint/refresh'] = has('0.10') and inlay_refresh_handler or nil,
+    ['textDocument/inlayHint'] = has('0.10') and inlay_hint_handler or nil,
   }, M.config.handlers or {})
 end
 
