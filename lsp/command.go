@@ -211,7 +211,7 @@ func (s *Server) send(ctx context.Context, snap *snapshot, params *protocol.Exec
 		if done != "applied" {
 			prep = "in"
 		}
-		s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: %s %s %s %s", done, plural(blocks, "block"), prep, plural(len(plan.Files), "file")))
+		s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: %s %s %s %s%s", done, plural(blocks, "block"), prep, plural(len(plan.Files), "file"), fileOps(plan)))
 		if params.Command == CommandApplyAll {
 			s.showChanged(ctx, snap, plan)
 		}
@@ -329,4 +329,29 @@ func (s *Server) progress(ctx context.Context, token protocol.ProgressToken, cap
 		Message: ptr(fmt.Sprintf("%s in %s", plural(plan.BlockCount(), "block"), plural(len(plan.Files), "file"))),
 	})
 	return func() { report(&protocol.WorkDoneProgressEnd{Kind: "end"}) }
+}
+
+// fileOps names the files an edit creates and deletes ("; created
+// CHANGES.md; deleted old.txt"), for the message after it: an editor
+// keeps text edits unsaved until the user saves, but some perform file
+// operations at once, and one who discards the edit should know which
+// files it made or took away.
+func fileOps(plan *core.Plan) string {
+	var created, deleted []string
+	for _, fc := range plan.Files {
+		switch {
+		case fc.Action == core.ActionDelete:
+			deleted = append(deleted, fc.Display)
+		case fc.Action == core.ActionCreate && !fc.Existed:
+			created = append(created, fc.Display)
+		}
+	}
+	var b strings.Builder
+	if len(created) > 0 {
+		b.WriteString("; created " + strings.Join(created, ", "))
+	}
+	if len(deleted) > 0 {
+		b.WriteString("; deleted " + strings.Join(deleted, ", "))
+	}
+	return b.String()
 }
