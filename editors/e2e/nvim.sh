@@ -89,6 +89,9 @@ run() {
       env PATH="$path" XDG_CACHE_HOME="$dir/cache2" XDG_STATE_HOME="$dir/state2" XDG_CONFIG_HOME="$dir/config" \
           XDG_DATA_HOME="$dir/data" FSRB_MODE="$mode" \
           timeout 60 "$nvim" --headless -i NONE -n first.fsrb -c "luafile $here/nvim/newcomer.lua" </dev/null 2>>"$dir/nvim.stderr" ) || status=$?
+    if [ $status -eq 0 ] && [ -e "$dir/ws2/notes" ]; then
+      echo "e2e-nvim: an Apply discarded with :qall! left notes/ behind:" >&2; ls -lR "$dir/ws2/notes" >&2; status=1
+    fi
   fi
   if [ $status -eq 0 ] && grep -qi deprecated "$dir/nvim.stderr"; then
     echo "e2e-nvim: Neovim $version ($mode) printed a deprecation warning:" >&2

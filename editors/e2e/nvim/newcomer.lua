@@ -4,7 +4,8 @@
 -- while the client runs. Each patch must get its lenses (and, where the
 -- plugin shows them, its inlay hints); :help fsrb must open; a server that
 -- is not there must be an ERROR in :checkhealth fsrb, with the words shown
--- when a patch opens.
+-- when a patch opens; an Apply that creates a file, discarded with :qall!,
+-- must leave nothing on disk.
 -- Exit: 0 passed, 1 a check failed, 2 a Lua error.
 local uv = vim.uv or vim.loop
 local t0 = uv.hrtime()
@@ -88,6 +89,24 @@ local function main()
     check(vt == nil, "virtual text off: the plugin leaves the fsrb client's off too", vim.inspect(vt))
   end
 
+  -- An Apply that creates a file, then discarded: the new file is a
+  -- modified buffer, nothing on disk; nvim.sh checks after :qall! that
+  -- CHANGES.md was never written.
+  local f = io.open('third.fsrb', 'w')
+  f:write('notes/CHANGES.md\n<<<<<<< SEARCH\n=======\n# Changes\n>>>>>>> REPLACE\n')
+  f:close()
+  vim.cmd('edit third.fsrb')
+  local third = vim.api.nvim_get_current_buf()
+  vim.wait(10000, function() return titles(third):find('creates notes/CHANGES.md', 1, true) ~= nil end, 20)
+  local applied = 0
+  vim.api.nvim_create_autocmd('User', { pattern = 'FsrbEditApplied', callback = function() applied = applied + 1 end })
+  vim.cmd('Fsrb apply')
+  vim.wait(10000, function() return applied > 0 end, 20)
+  local nb = vim.fn.bufnr(vim.fn.getcwd() .. '/notes/CHANGES.md')
+  check(applied == 1 and nb > 0 and vim.bo[nb].modified and table.concat(vim.api.nvim_buf_get_lines(nb, 0, -1, false), '\n') == '# Changes',
+    ':Fsrb apply of a new file: a modified buffer holding its text', tostring(nb))
+  check(not uv.fs_stat('notes/CHANGES.md') and not uv.fs_stat('notes'), ':Fsrb apply of a new file: nothing on disk before :w (neither the file nor its folder)')
+
   -- :help fsrb, right after the README's set-up.
   local ok, err = pcall(vim.cmd, 'help fsrb')
   check(ok and vim.bo.buftype == 'help', ':help fsrb opens the plugin\'s help', tostring(err))
@@ -98,8 +117,8 @@ local function main()
   -- :checkhealth fsrb while everything runs: OK, and both patches counted.
   vim.cmd('checkhealth fsrb')
   local health = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
-  check(not health:find('ERROR', 1, true) and health:find('2 of 2 open patch buffer(s) attached to an fsrb client', 1, true)
-    and health:find('server: ', 1, true), ':checkhealth fsrb: the server found, 2 of 2 patch buffers attached, no ERROR', health)
+  check(not health:find('ERROR', 1, true) and health:find('3 of 3 open patch buffer(s) attached to an fsrb client', 1, true)
+    and health:find('server: ', 1, true), ':checkhealth fsrb: the server found, 3 of 3 patch buffers attached, no ERROR', health)
   vim.cmd('bwipeout')
 
   -- :checkhealth fsrb with no server to start: an ERROR with the words a

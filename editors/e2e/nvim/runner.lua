@@ -629,6 +629,11 @@ local function main()
   end
   check(type(last.result) == 'table' and last.result.applied == true, 'the server reports the edit applied', vim.inspect(last.result))
   log('     the edit: %s', edits[#edits] or '(none)')
+  -- The created file is a buffer until written: a discarded Apply leaves
+  -- nothing behind (newcomer.lua quits without writing).
+  local usage = vim.fn.bufnr(ws .. '/docs/guide/usage.md')
+  check(not uv.fs_stat(ws .. '/docs/guide/usage.md') and not uv.fs_stat(ws .. '/docs/guide') and usage > 0 and vim.bo[usage].modified,
+    'docs/guide/usage.md, created by the edit: a modified buffer, not on disk before :wall (nor its folder)')
 
   vim.cmd('silent! wall')
 

@@ -117,7 +117,7 @@ function M.check()
   end
   info(':Fsrb apply | apply-block [N] | revert | revert-block [N] | status | log | restart; the old :FsrbApplyAll etc. still work and say once they are deprecated')
   if vim.fn.has('nvim-0.8') == 0 then
-    info('Neovim 0.7: the plugin creates the folders of new files before applying an edit, and drops the extra empty last line 0.7 leaves in a new file')
+    info('Neovim 0.7: the plugin makes the folder of a renamed file before applying an edit, and drops the extra empty last line 0.7 leaves in a new file')
   end
   info('LSP log: ' .. fsrb.log_path())
 end

@@ -123,50 +123,58 @@ local function mkdir_p(dir)
   return vim.fn.mkdir(dir, 'p') == 1
 end
 
---- Prepares a WorkspaceEdit for Neovim's applier: creates the folders of
---- CreateFile operations (Neovim 0.7 opens the new file without creating its
---- folder, and the whole edit fails), drops a CreateFile with ignoreIfExists
---- of a folder that exists (the server adds one of the workspace folder for
---- VS Code's sake; Neovim would only add a buffer named after the folder),
---- and returns the files it creates.
+--- Prepares a WorkspaceEdit for Neovim's applier and returns the files it
+--- creates. A new file becomes a buffer, not a file: Neovim's applier
+--- would write it empty to disk at once, and an Apply discarded with :qa!
+--- would leave it there. Its text edits land in that buffer, which :w or
+--- :wall writes, creating its folder then. A CreateFile with
+--- ignoreIfExists of a folder that exists is dropped (the server adds one
+--- of the workspace folder for VS Code's sake; Neovim would only add a
+--- buffer named after the folder). Renames get their folder first (Neovim
+--- 0.7 does not make it, and the whole edit fails).
 function M.prepare_edit(edit)
   local created = {}
   local changes = (edit or {}).documentChanges
-  if changes then
-    local kept = {}
-    for _, change in ipairs(changes) do
-      local opts = change.kind == 'create' and change.options or {}
-      if not (opts.ignoreIfExists and not opts.overwrite and vim.fn.isdirectory(vim.uri_to_fname(change.uri)) == 1) then
-        table.insert(kept, change)
-      end
-    end
-    if #kept < #changes then
-      edit.documentChanges = kept
-    end
+  if not changes then
+    return created
   end
-  for _, change in ipairs((edit or {}).documentChanges or {}) do
+  local kept = {}
+  for _, change in ipairs(changes) do
+    local keep = true
     if change.kind == 'create' then
+      local opts = change.options or {}
       local fname = vim.uri_to_fname(change.uri)
-      mkdir_p(vim.fn.fnamemodify(fname, ':h'))
-      local st = uv.fs_stat(fname)
-      if not st or st.size == 0 then
-        created[fname] = true
+      if opts.ignoreIfExists and not opts.overwrite and vim.fn.isdirectory(fname) == 1 then
+        keep = false
+      elseif not exists(fname) then
+        keep = false
+        local b = vim.fn.bufadd(fname)
+        vim.fn.bufload(b)
+        vim.bo[b].buflisted = true
+        created[fname] = b
       end
     elseif change.kind == 'rename' then
       mkdir_p(vim.fn.fnamemodify(vim.uri_to_fname(change.newUri), ':h'))
     end
+    if keep then
+      table.insert(kept, change)
+    end
+  end
+  if #kept < #changes then
+    edit.documentChanges = kept
   end
   return created
 end
 
---- After the edit: a buffer of a new, empty file that received "text\n"
---- holds the lines {text, ''} and would be written as "text\n\n" (Neovim
---- 0.7); drop that last empty line, or, for content without a final line
---- break, write none.
+--- After the edit, for each file it created (a buffer): marked modified,
+--- so that :wall writes it even empty, with its folder made on that write;
+--- and "text\n" inserted into the empty buffer holds the lines {text, ''},
+--- which would be written as "text\n\n" (Neovim 0.7): that last empty
+--- line is dropped, or, for content without a final line break, no line
+--- break is written.
 function M.finish_edit(created)
-  for fname in pairs(created or {}) do
-    local bufnr = vim.fn.bufnr(fname)
-    if bufnr > 0 and vim.api.nvim_buf_is_loaded(bufnr) then
+  for fname, bufnr in pairs(created or {}) do
+    if vim.api.nvim_buf_is_loaded(bufnr) then
       local n = vim.api.nvim_buf_line_count(bufnr)
       local last = vim.api.nvim_buf_get_lines(bufnr, n - 1, n, false)[1]
       if n > 1 and last == '' then
@@ -175,6 +183,15 @@ function M.finish_edit(created)
         vim.bo[bufnr].eol = false
         vim.bo[bufnr].fixeol = false
       end
+      vim.bo[bufnr].modified = true
+      vim.api.nvim_create_autocmd('BufWritePre', {
+        buffer = bufnr,
+        once = true,
+        callback = function()
+          mkdir_p(vim.fn.fnamemodify(fname, ':h'))
+        end,
+        desc = 'fsrb: the folder of a file an edit created, made when it is written',
+      })
     end
   end
 end
