@@ -465,6 +465,60 @@ async function main() {
       await poll(ok, 3000);
     }
     check(ok(), '"fsrb: Apply block" applied block #2 under the cursor only (notes/b.txt created)', existsSync(b) ? JSON.stringify(readFileSync(b, 'utf8')) : 'notes/b.txt missing');
+
+    // A block that matches nowhere (a typo in SEARCH): hover shows the diff
+    // from SEARCH to its closest place, numbered as the file's lines, and
+    // Ctrl+. offers "Use the closest place as SEARCH", which makes the
+    // block apply; nothing is applied for the user.
+    writeFileSync(join(WS, 'typo.fsrb'), 'src/app.py\n<<<<<<< SEARCH\ndef farewell(name):\n    mesage = "goodbye " + name\n    return mesage\n=======\ndef farewell(name):\n    return "goodbye " + name\n>>>>>>> REPLACE\n');
+    const typoRow = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'typo.fsrb' }).first();
+    for (let i = 0; ; i++) {
+      await page.keyboard.press('Control+P');
+      await quick.waitFor();
+      await quick.fill('typo.fsrb');
+      if (await typoRow.waitFor({ timeout: 5000 }).then(() => true, () => false)) break;
+      if (i === 3) throw Object.assign(new Error('quick open does not list typo.fsrb'), { name: 'TimeoutError' });
+      await page.keyboard.press('Escape');
+      await quick.waitFor({ state: 'hidden' });
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.tab.active:has-text("typo.fsrb")');
+    await poll(async () => /#1 not found \(closest: line 9, 97% similar\)/.test(await lensText()), 15000);
+    check(/#1 not found \(closest: line 9, 97% similar\)/.test(await lensText()), 'typo.fsrb: lens "#1 not found (closest: line 9, 97% similar)"', await lensText());
+    await goToLine(page, 3);
+    await runCommand(page, 'Show or Focus Hover');
+    // (The diagnostic's part comes first in the hover; ours follows once
+    // the server answered.)
+    const hover = page.locator('.monaco-hover:not(.hidden)');
+    const hoverText = async () => (await hover.allInnerTexts().catch(() => [])).join('\n').replace(/\u00a0/g, ' ');
+    const hoverShown = await poll(async () => /Closest place/.test(await hoverText()), 10000);
+    const text = await hoverText();
+    check(/Closest place: src\/app\.py lines 9-11, 97% similar/.test(text) && /\+\+\+ src\/app\.py \(lines 9-11\)/.test(text)
+      && /@@ -1,3 \+9,3 @@/.test(text) && /-\s+mesage = "goodbye " \+ name/.test(text) && /\+\s+message = "goodbye " \+ name/.test(text),
+      'hover on the block not found: the diff from SEARCH to lines 9-11 of src/app.py', text.slice(0, 800));
+    if (hoverShown) await shot(page, 'vscode-hover-closest.png');
+    await page.keyboard.press('Escape');
+    let closestItems = [];
+    for (let tries = 1; tries <= 3; tries++) {
+      await page.keyboard.press('Control+.');
+      if (await menu.waitFor({ timeout: 5000 }).then(() => true, () => false)) {
+        closestItems = await menu.locator('.monaco-list-row').allInnerTexts();
+        if (closestItems.some((t) => /Use the closest place as SEARCH/.test(t))) break;
+      }
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(1000);
+    }
+    log(`     code actions on the block not found: ${closestItems.join(' | ') || '(none)'}`);
+    const useClosest = menu.locator('.monaco-list-row', { hasText: 'Use the closest place as SEARCH (lines 9-11, 97% similar)' }).first();
+    if (check((await useClosest.count()) === 1, 'quick fix "Use the closest place as SEARCH (lines 9-11, 97% similar)" offered', closestItems.join(' | '))) {
+      await shot(page, 'vscode-quickfix-closest.png');
+      await useClosest.click();
+      await poll(async () => /#1 applies at src\/app\.py:9/.test(await lensText()), 10000);
+      check(/#1 applies at src\/app\.py:9/.test(await lensText()), 'after the fix the block applies: "#1 applies at src/app.py:9"', await lensText());
+      check(readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(EXPECTED, 'src', 'app.py'))), 'the fix changed the patch only: src/app.py untouched');
+    } else {
+      await page.keyboard.press('Escape');
+    }
   } catch (err) {
     await page.screenshot({ path: process.env.FSRB_FAILSHOT || 'failure.png' }).catch(() => {});
     throw err;
