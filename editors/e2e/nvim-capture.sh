@@ -3,8 +3,8 @@
 # as a PNG (the same screen rendered by headless Chromium):
 #   - screenshots/nvim.{txt,png}: Neovim 0.7.2 (the system's) showing fsrb's
 #     diagnostics and lenses on the patch as the model wrote it;
-#   - screenshots/nvim-0.10.{txt,png}: the same on Neovim 0.10 (the cache's
-#     trixie wrapper; NVIM_010=... to use another);
+#   - screenshots/nvim-0.10.{txt,png} and nvim-0.12.{txt,png}: the same on
+#     Neovim 0.10 and 0.12 (the cache's trixie and forky wrappers);
 #   - screenshots/nvim-applied.{txt,png}: Neovim 0.12 (the cache's forky
 #     wrapper, see modern-nvim.sh; NVIM_APPLIED=... to use another) after the
 #     "farewell" quick fix, :Fsrb apply and :wall (capture-applied.lua): the
@@ -13,8 +13,8 @@
 #     quick fix and :Fsrb preview (capture-preview.lua), on src/app.py's tab
 #     page: the current and the proposed text as a diff.
 #   usage: nvim-capture.sh [OUT_DIR]     (FSRB_LSP_BIN: a prebuilt server;
-#          FSRB_CAPTURES="preview": only those of nvim, nvim010, applied,
-#          preview)
+#          FSRB_CAPTURES="preview": only those of nvim, nvim010,
+#          nvim012, applied, preview)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -50,7 +50,9 @@ start() {
   local name=$1 rows=$2 nvim=$3; shift 3
   rm -rf "$tmp/ws-$name"; mkdir -p "$tmp/ws-$name"
   cp -R "$here/fixture/before/." "$tmp/ws-$name/"; cp "$here/fixture/change.fsrb" "$tmp/ws-$name/"
-  [ -z "$session" ] || tmux kill-session -t "$session" 2>/dev/null || true
+  # (The last session gone, the tmux server exits: a new session started
+  # while it does fails with "server exited unexpectedly".)
+  [ -z "$session" ] || { tmux kill-session -t "$session" 2>/dev/null || true; sleep 0.5; }
   session="fsrb-capture-$$-$name"
   tmux new-session -d -s "$session" -x 110 -y "$rows" \
     "cd '$tmp/ws-$name' && FSRB_CAPTURE_FLAG='$tmp/flag-$name' XDG_CONFIG_HOME='$tmp/config' XDG_DATA_HOME='$tmp/data' XDG_CACHE_HOME='$tmp/cache-$name' XDG_STATE_HOME='$tmp/state-$name' TERM=xterm-256color '$nvim' -i NONE -n $*"
@@ -67,7 +69,7 @@ shoot() {
   echo "wrote $out/$name.txt and $out/$name.png"
 }
 
-wanted() { case " ${FSRB_CAPTURES:-nvim nvim010 applied preview} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+wanted() { case " ${FSRB_CAPTURES:-nvim nvim010 nvim012 applied preview} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # 1. Neovim 0.7.2: the diagnostics on the patch as written.
 if wanted nvim; then
@@ -80,18 +82,20 @@ sleep 0.5
 shoot nvim 30
 fi
 
-# 1b. Neovim 0.10: the same screen, where lens, inlay hint and diagnostic
-# virtual text would all stand at the end of the opening line.
-if wanted nvim010; then
-nvim010="${NVIM_010:-$cache/nvim-versions/nvim-trixie}"
-start diagnostics010 30 "$nvim010" change.fsrb
-sleep 2
-tmux send-keys -t "$session" '3jzt' ''
-sleep 1
-tmux send-keys -t "$session" '9j' ':echo ""' Enter
-sleep 0.5
-shoot nvim-0.10 30
-fi
+# 1b. Neovim 0.10 and 0.12: the same screen. On 0.10 lens, inlay hint and
+# diagnostic virtual text would all stand at the end of the opening line;
+# 0.12 draws the lenses above the blocks and the hints at the line's end.
+for v in nvim010:trixie:nvim-0.10 nvim012:forky:nvim-0.12; do
+  IFS=: read -r which suite name <<<"$v"
+  wanted "$which" || continue
+  start "$which" 30 "$cache/nvim-versions/nvim-$suite" change.fsrb
+  sleep 2
+  tmux send-keys -t "$session" '3jzt' ''
+  sleep 1
+  tmux send-keys -t "$session" '9j' ':echo ""' Enter
+  sleep 0.5
+  shoot "$name" 30
+done
 
 # 2. Neovim 0.12: applied. The patch above, the end of src/app.py below.
 if wanted applied; then
