@@ -402,6 +402,7 @@ function M.on_attach(client, bufnr, user_on_attach)
   if not served(bufnr) then
     return
   end
+  vim.b[bufnr].fsrb_served = client.id -- done once per client and patch buffer
   if M.config.codelens then
     refresh_lenses(bufnr)
   end
@@ -844,7 +845,9 @@ function M._setup(opts, by)
       local early = M.clients(args.buf)[1]
       if early then
         -- (vim.lsp.enable ran the user's on_attach of vim.lsp.config then.)
-        M.on_attach(early, args.buf, not M.managed_by_enable() and M.config.on_attach or nil)
+        if vim.b[args.buf].fsrb_served ~= early.id then
+          M.on_attach(early, args.buf, not M.managed_by_enable() and M.config.on_attach or nil)
+        end
         return
       end
       if M.managed_by_enable() then
