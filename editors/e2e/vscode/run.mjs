@@ -452,7 +452,14 @@ async function main() {
     await page.waitForSelector('.tab.active:has-text("second.fsrb")');
     await poll(async () => /2\/2 blocks apply/.test(await statusItem.innerText().catch(() => '')), 15000);
     await goToLine(page, 9);
+    await dismissToasts(page);
     await runCommand(page, 'fsrb: Apply block');
+    // VS Code makes a created file on disk at once, its text unsaved: the
+    // message names it, for whoever discards the edit.
+    await poll(async () => (await toastTexts(page)).some((t) => /created notes\/b\.txt/.test(t.text)), 10000);
+    const applyToasts = await toastTexts(page);
+    check(applyToasts.some((t) => /fsrb: applied 1 block to 1 file; created notes\/b\.txt/.test(t.text)),
+      '"fsrb: Apply block": the message names the file it created', applyToasts.map((t) => t.text).join(' | '));
     const b = join(WS, 'notes', 'b.txt');
     const ok = () => existsSync(b) && readFileSync(b, 'utf8') === 'second\n' && !existsSync(join(WS, 'notes', 'a.txt'));
     // The edit creates notes/b.txt on disk at once and fills it in an
