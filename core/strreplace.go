@@ -338,8 +338,10 @@ func (v *validator) insert(b *Block, t *target, res *BlockResult) {
 			at += strings.IndexByte(text[at:], '\n') + 1
 		}
 	}
+	// The text is whole lines, the last one ended for it: "" is one empty
+	// line, as the text editor's reference tool and OpenHands insert it.
 	repl := b.Replace
-	if repl != "" && !strings.HasSuffix(repl, "\n") {
+	if !strings.HasSuffix(repl, "\n") {
 		repl += "\n"
 	}
 	added := strings.Count(repl, "\n")
