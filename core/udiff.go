@@ -98,6 +98,26 @@ func (p *udParser) startsFile(i int) bool {
 	return i+2 >= len(p.lines) || strings.HasPrefix(p.lines[i+2].text, "@@")
 }
 
+// removesLines reports whether the hunks from line j on hold a "-" line.
+func (p *udParser) removesLines(j int) bool {
+	for ; j < len(p.lines) && strings.HasPrefix(p.lines[j].text, "@@"); j++ {
+		for j+1 < len(p.lines) {
+			r := p.lines[j+1].text
+			if p.isHeader(j+1) && p.startsFile(j+1) || strings.HasPrefix(r, "@@") || strings.HasPrefix(r, "diff --git ") {
+				break
+			}
+			if r != "" && r[0] != ' ' && r[0] != '-' && r[0] != '+' && r[0] != '\\' {
+				return false
+			}
+			if r != "" && r[0] == '-' {
+				return true
+			}
+			j++
+		}
+	}
+	return false
+}
+
 // diffPath reads the path of a ---/+++ line: without a timestamp after a
 // tab, quotes, and the a/ or b/ prefix git writes (kept when the
 // prefixed path exists and the bare one does not).
@@ -123,6 +143,13 @@ func (p *udParser) diffPath(raw, prefix string) (path string, null bool) {
 func (p *udParser) file(i int) int {
 	oldPath, oldNull := p.diffPath(p.lines[i].text, "a/")
 	newPath, newNull := p.diffPath(p.lines[i+1].text, "b/")
+	slip := oldNull && !newNull && p.removesLines(i+2)
+	if slip {
+		// A new file has no lines to remove: "--- /dev/null" above hunks
+		// with "-" lines is a slip for the +++ file, read as an edit of
+		// it (as aider reads it) rather than a create that drops them.
+		oldPath, oldNull = newPath, false
+	}
 	header := Span{p.lines[i].start, p.lines[i+1].end}
 	path := oldPath
 	if oldNull {
@@ -130,7 +157,7 @@ func (p *udParser) file(i int) int {
 	}
 	p.files++
 	pathSpan := Span{p.lines[i].start + 4, p.lines[i].end}
-	if oldNull {
+	if oldNull || slip {
 		pathSpan = Span{p.lines[i+1].start + 4, p.lines[i+1].end}
 	}
 	if oldNull && newNull {
