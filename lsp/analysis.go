@@ -61,6 +61,7 @@ func (s *snapshot) compute(d *document) *analysis {
 	check.Syntax = pipeline.SyntaxIfOK
 	plan := pipeline.Validate(patch, s, check)
 	a.plan = plan
+	s.conflicts(a)
 	for i, b := range patch.Blocks {
 		if clean, err := core.CleanPath(s.view.slashRoot, b.Path); err == nil {
 			a.deps[clean] = true

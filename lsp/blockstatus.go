@@ -48,6 +48,8 @@ func (a *analysis) status(n int) string {
 			return fmt.Sprintf("%d matches", len(p.Candidates))
 		case core.KindIncomplete:
 			return "incomplete"
+		case kindDiskConflict:
+			return "changed on disk, buffer unsaved"
 		}
 		return string(p.Kind)
 	}

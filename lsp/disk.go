@@ -30,6 +30,9 @@ import (
 //     the editor or the disk says otherwise.
 //   - versions: an edit of a file the editor has open carries the version
 //     it was computed for, so a client refuses it on newer text.
+//   - open documents: each is compared with its file on disk, by the same
+//     stamps, and a buffer left behind by a change on disk is stale or in
+//     conflict (stale.go).
 
 // stamp is what the disk said of a file when a snapshot read it.
 type stamp struct {
@@ -126,13 +129,18 @@ func (s *snapshot) staleOnDisk() []string {
 // current snapshot read them, and returns the snapshot to use.
 func (s *Server) checkDisk() *snapshot {
 	snap := s.snapshot()
-	if stale := snap.staleOnDisk(); len(stale) > 0 {
-		if err := s.modify(modification{kind: modFiles, keys: stale}); err != nil {
-			s.log.Info("disk check", zap.Error(err))
-		}
-		return s.snapshot()
+	stale, open := snap.staleOnDisk(), snap.openOnDisk()
+	if len(stale) == 0 && len(open) == 0 {
+		return snap
 	}
-	return snap
+	m := modification{kind: modFiles, keys: stale, disk: map[string]onDisk{}}
+	for _, k := range open {
+		m.disk[k] = snap.view.readOnDisk(k)
+	}
+	if err := s.modify(m); err != nil {
+		s.log.Info("disk check", zap.Error(err))
+	}
+	return s.snapshot()
 }
 
 // An "Apply" code action carries its edit, which the client applies itself:

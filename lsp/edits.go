@@ -55,6 +55,9 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*protocol.Wo
 		if s.pendingOwnEdit(fc.Path) {
 			return nil, fmt.Errorf("fsrb: the editor has not yet reported the last edit of %s; nothing was changed: try again in a moment", fc.Display)
 		}
+		if why := s.staleEdit(fc.Path, fc.Display); why != "" {
+			return nil, errors.New(why)
+		}
 	}
 
 	we := &protocol.WorkspaceEdit{}

@@ -20,6 +20,7 @@ const (
 	modFiles                   // workspace/didChangeWatchedFiles: files changed on disk
 	modSettings                // workspace/didChangeConfiguration
 	modOwnEdit                 // the client applied an edit of ours (disk.go)
+	modSave                    // textDocument/didSave
 )
 
 // modification is one editor event. Every event goes through modify, the
@@ -35,6 +36,7 @@ type modification struct {
 	keys     []string                                  // modFiles: found changed by checkDisk
 	settings settings                                  // modSettings
 	own      map[string]*ownEdit                       // modOwnEdit
+	disk     map[string]onDisk                         // modOpen, modSave, modFiles: files as the disk holds them (stale.go)
 }
 
 func (s *Server) modify(m modification) error {
@@ -52,6 +54,9 @@ func (s *Server) modify(m modification) error {
 			}
 		}
 		next.put(d)
+		if disk, ok := m.disk[d.key]; ok && d.key != "" {
+			next.synced[d.key] = opened(d.text, disk)
+		}
 		changed = append(changed, d.key)
 		affected[m.uri] = true
 	case modChange:
@@ -76,6 +81,9 @@ func (s *Server) modify(m modification) error {
 		}
 		nd.version = m.version
 		next.put(&nd)
+		if b, ok := next.synced[d.key]; ok {
+			next.synced[d.key] = b.edited(nd.text)
+		}
 		delete(next.written, d.key) // the editor reported its text after our edit
 		changed = append(changed, d.key)
 		affected[m.uri] = true
@@ -85,6 +93,7 @@ func (s *Server) modify(m modification) error {
 			if next.overlay[d.key] == d {
 				delete(next.overlay, d.key)
 				delete(next.written, d.key) // saved or discarded: the disk says which
+				delete(next.synced, d.key)
 			}
 			changed = append(changed, d.key)
 			affected[m.uri] = true // the diagnoser clears what it published
@@ -99,6 +108,24 @@ func (s *Server) modify(m modification) error {
 		changed = append(changed, m.keys...)
 		for _, k := range changed {
 			delete(next.written, k) // the disk changed after our edit: it is the truth
+		}
+		for k, disk := range m.disk {
+			b, ok := next.synced[k]
+			d, open := next.overlay[k]
+			if !ok || !open {
+				continue
+			}
+			if nb := b.reread(d.text, disk); nb != nil {
+				next.synced[k] = nb
+				changed = append(changed, k)
+			}
+		}
+	case modSave:
+		if d, ok := old.docs[m.uri]; ok && d.key != "" {
+			if disk, ok := m.disk[d.key]; ok {
+				next.synced[d.key] = saved(d.text, disk)
+				changed = append(changed, d.key)
+			}
 		}
 	case modOwnEdit:
 		for k, w := range m.own {

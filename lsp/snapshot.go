@@ -112,6 +112,9 @@ type snapshot struct {
 	// written holds the files as the server's own applied edits left them
 	// (disk.go), by key, until the editor or the disk reports them.
 	written map[string]*ownEdit
+	// synced holds, per open document by key, how it stands to its file
+	// on disk (stale.go).
+	synced map[string]*bufferSync
 
 	mu       sync.Mutex
 	analyses map[uri.URI]*analysisOnce
@@ -126,6 +129,7 @@ func emptySnapshot(trees *treesitter.Cache) *snapshot {
 		docs:     map[uri.URI]*document{},
 		overlay:  map[string]*document{},
 		written:  map[string]*ownEdit{},
+		synced:   map[string]*bufferSync{},
 		analyses: map[uri.URI]*analysisOnce{},
 		stamps:   map[string]stamp{},
 	}
@@ -144,19 +148,26 @@ func (s *snapshot) clone() *snapshot {
 	for k, v := range s.written {
 		c.written[k] = v
 	}
+	for k, v := range s.synced {
+		c.synced[k] = v
+	}
 	return c
 }
 
 var errNoWorkspace = errors.New("no workspace folder")
 
-// ReadFile implements core.FS: the open buffer first, then what the
-// server's own applied edits wrote (while the editor has not reported
+// ReadFile implements core.FS: the open buffer first (unless the file
+// changed on disk while the buffer was not modified: stale.go), then what
+// the server's own applied edits wrote (while the editor has not reported
 // them), the disk last.
 func (s *snapshot) ReadFile(name string) ([]byte, error) {
 	w, own := s.written[name]
 	if d, ok := s.overlay[name]; ok {
 		if own && w.docVersion == d.version {
 			return w.read(name)
+		}
+		if s.bufferState(name) == bufferStale {
+			return s.readStale(name)
 		}
 		return []byte(d.text), nil
 	}

@@ -64,13 +64,32 @@ import (
 //	                      (deleted: gone)
 //	shown "A B"           the showDocument requests since the last apply-all
 //	                      named these files, in order; the last took the focus
+//
+// A target file the client opens is synced from then on, as an editor
+// attached to it syncs it: its buffer follows the edits it applies
+// (didChange), a save sends didSave, and a write on disk leaves the buffer
+// as it was (stale, until reloaded).
+//
+//	open FILE             didOpen of FILE with the client's buffer
+//	type FILE "TEXT"      the buffer of open FILE now holds TEXT (unsaved)
+//	reload FILE           the buffer of open FILE takes the disk's text
 func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string) {
 	t.Helper()
 	ed := &editor{root: sc.root, files: diskFiles(t, sc.root)}
+	opened := map[string]bool{}
 	c.setOnApply(func(p protocol.ApplyWorkspaceEditParams) protocol.ApplyWorkspaceEditResult {
 		checkEOFPositions(t, ed, &p.Edit)
+		before := map[string]string{}
+		for k := range opened {
+			before[k] = ed.files[k]
+		}
 		if err := ed.apply(&p.Edit); err != nil {
 			return protocol.ApplyWorkspaceEditResult{FailureReason: ptr(err.Error())}
+		}
+		for k, text := range before {
+			if ed.files[k] != text {
+				c.replace(c.uri(k), ed.files[k])
+			}
 		}
 		return protocol.ApplyWorkspaceEditResult{Applied: true}
 	})
@@ -105,7 +124,15 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 			cmd := map[string]string{"apply-block": lsp.CommandApplyBlock, "revert-block": lsp.CommandRevertBlock}[w[0]]
 			runCommand(t, c, where, cmd, true, u, num(1))
 		case "save", "save-notify":
+			disk := diskFiles(t, sc.root)
 			ed.save(t)
+			for k := range opened {
+				if text, ok := ed.files[k]; ok && disk[k] != text {
+					if err := c.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: c.uri(k)}}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
 			if w[0] == "save-notify" {
 				if err := c.notify(protocol.MethodTextDocumentDidSave, &protocol.DidSaveTextDocumentParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}); err != nil {
 					t.Fatal(err)
@@ -127,7 +154,25 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 			if err := os.WriteFile(full, []byte(arg(2)), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			ed.files[arg(1)] = arg(2)
+			if !opened[arg(1)] {
+				ed.files[arg(1)] = arg(2)
+			}
+		case "open":
+			text := ed.files[arg(1)]
+			c.open(arg(1), &text)
+			opened[arg(1)] = true
+		case "type", "reload":
+			if !opened[arg(1)] {
+				t.Fatalf("%s: %s is not open", where, arg(1))
+			}
+			text := ""
+			if w[0] == "type" {
+				text = arg(2)
+			} else if data, err := os.ReadFile(filepath.Join(sc.root, filepath.FromSlash(arg(1)))); err == nil {
+				text = string(data)
+			}
+			ed.files[arg(1)] = text
+			c.replace(c.uri(arg(1)), text)
 		case "state", "block":
 			var rep lsp.StatusReport
 			if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandStatus, Arguments: testArgs(u)}, &rep); err != nil {
