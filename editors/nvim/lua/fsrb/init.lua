@@ -597,11 +597,24 @@ function M.sync_buffer(bufnr)
   end
   local fname = vim.fn.fnamemodify(name, ':p')
   local real = uv.fs_realpath(fname)
+  -- Which clients have it: Neovim 0.7 detaches a buffer that :edit!
+  -- reloads but leaves it in client.attached_buffers.
+  local has = {}
+  for _, c in ipairs(M.clients(bufnr)) do
+    has[c.id] = true
+  end
+  local attached = false
   for _, c in ipairs(M.clients()) do
     local root = c.config and c.config.root_dir
-    if not stopped(c) and not (c.attached_buffers or {})[bufnr] and (inside(fname, root) or (real and inside(real, uv.fs_realpath(root or '') or root))) then
-      vim.lsp.buf_attach_client(bufnr, c.id)
+    if not stopped(c) and (inside(fname, root) or (real and inside(real, uv.fs_realpath(root or '') or root))) then
+      if not has[c.id] then
+        vim.lsp.buf_attach_client(bufnr, c.id)
+      end
+      attached = true
     end
+  end
+  if attached then
+    require('fsrb.ondisk').watch(bufnr) -- its file changed by other programs
   end
 end
 
@@ -652,6 +665,8 @@ local function execute(bufnr, command, arguments, on_done, quiet)
   if not client then
     return false
   end
+  -- The files as the disk has them now (lua/fsrb/ondisk.lua).
+  require('fsrb.ondisk').refresh(client)
   -- No bufnr: the client then sends the changes of every buffer it still
   -- holds back (debounced didChange), not only the patch's. The commands
   -- work on the files the patch edits: one typed into just before must

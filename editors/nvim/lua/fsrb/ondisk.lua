@@ -1,0 +1,204 @@
+-- The buffers of the files patches edit, kept as the disk has them.
+--
+-- Another program (the fsrb CLI, an agent, git checkout) may write a file
+-- whose buffer the plugin attached to the fsrb client, often a hidden one
+-- loaded by an edit. Neovim looks at the disk only on :checktime and a few
+-- events, so such a buffer would go on holding the old text: the patch
+-- would read as not applied and be applied again to it.
+--
+--   - The plugin watches the folder of each file it attached (one
+--     fs_event per folder): when a file changes, its buffer is reloaded when
+--     unmodified (Neovim's own :checktime, which 'autoread' lets reload
+--     without asking), and the server is told (didChangeWatchedFiles,
+--     which Neovim does not send on Linux), so that a modified buffer shows
+--     its conflict at once.
+--   - Before every command (apply, revert, status, preview) the same check
+--     runs on every attached buffer, so that a change the watcher has not
+--     reported yet counts.
+--
+-- A buffer with unsaved changes is never reloaded: the server reports its
+-- file's blocks as in conflict until it is saved or reloaded. With
+-- 'noautoread' the buffer is left as it is too, and the server reads the
+-- disk instead of it until the user reloads it.
+local M = {}
+
+local uv = vim.uv or vim.loop -- vim.loop is deprecated from 0.10 on
+
+M._dirs = {} -- folder -> { handle = fs_event, names = { [file name] = true } }
+M._watched = {} -- buffer -> the full file name watched for it
+M._pending = {} -- full file name -> true, changes not handled yet
+M._scheduled = false
+
+local function notify(client, method, params)
+  if vim.fn.has('nvim-0.11') == 1 then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
+local function full_name(bufnr)
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' then
+    return nil
+  end
+  return vim.fn.fnamemodify(name, ':p')
+end
+
+-- The loaded buffer of a full file name, or nil.
+local function buffer_of(fname)
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and full_name(b) == fname then
+      return b
+    end
+  end
+end
+
+--- Reloads bufnr when its file changed on disk, it has no unsaved
+--- changes and 'autoread' is on for it: :checktime, which then reloads
+--- without asking. Returns whether it looked.
+function M.reload(bufnr)
+  if not vim.api.nvim_buf_is_loaded(bufnr) or vim.bo[bufnr].modified or vim.bo[bufnr].buftype ~= '' then
+    return false
+  end
+  local fname = full_name(bufnr)
+  -- A deleted file: :checktime would only complain; the server reads the
+  -- disk, which has no such file.
+  if not fname or not uv.fs_stat(fname) then
+    return false
+  end
+  local ok = pcall(vim.api.nvim_buf_call, bufnr, function()
+    -- The effective value, the buffer's own if it has one.
+    if vim.fn.eval('&autoread') == 1 then
+      vim.cmd('silent! checktime ' .. bufnr)
+    end
+  end)
+  return ok
+end
+
+local function changed(clients, fname)
+  local event = { uri = vim.uri_from_fname(fname), type = uv.fs_stat(fname) and 2 or 3 } -- Changed, Deleted
+  for _, c in ipairs(clients) do
+    pcall(notify, c, 'workspace/didChangeWatchedFiles', { changes = { event } })
+  end
+end
+
+-- Handles the changes the watchers reported: reload, then tell the server.
+local function flush()
+  M._scheduled = false
+  local pending = M._pending
+  M._pending = {}
+  local fsrb = require('fsrb')
+  for fname in pairs(pending) do
+    local b = buffer_of(fname)
+    if b then
+      fsrb.sync_buffer(b) -- attached again if a reload detached it
+      local clients = fsrb.clients(b)
+      if #clients > 0 then
+        M.reload(b)
+        changed(clients, fname)
+      end
+    end
+  end
+end
+
+local function on_event(dir, name)
+  if not name or name == '' then
+    return
+  end
+  local w = M._dirs[dir]
+  if not w or not w.names[name] then
+    return
+  end
+  M._pending[dir .. '/' .. name] = true
+  if not M._scheduled then
+    M._scheduled = true
+    vim.schedule(flush)
+  end
+end
+
+local function stop(dir)
+  local w = M._dirs[dir]
+  if w then
+    M._dirs[dir] = nil
+    pcall(function()
+      w.handle:stop()
+      w.handle:close()
+    end)
+  end
+end
+
+--- Watches the file of bufnr (a buffer attached to an fsrb client), once.
+function M.watch(bufnr)
+  local fname = full_name(bufnr)
+  if not fname then
+    return
+  end
+  local dir, name = vim.fn.fnamemodify(fname, ':h'), vim.fn.fnamemodify(fname, ':t')
+  local w = M._dirs[dir]
+  if not w then
+    local handle = uv.new_fs_event()
+    if not handle then
+      return
+    end
+    -- A folder, not the file: a program that writes a new file and renames
+    -- it over the old one (the fsrb CLI does) replaces what a watch on the
+    -- file would follow.
+    local ok = handle:start(dir, {}, function(err, changed_name)
+      if not err then
+        on_event(dir, changed_name)
+      end
+    end)
+    if not ok then
+      pcall(function()
+        handle:close()
+      end)
+      return
+    end
+    w = { handle = handle, names = {} }
+    M._dirs[dir] = w
+  end
+  w.names[name] = true
+  M._watched[bufnr] = fname
+  if not M._group then
+    M._group = vim.api.nvim_create_augroup('fsrb_ondisk', { clear = true })
+    vim.api.nvim_create_autocmd({ 'BufDelete', 'BufWipeout', 'BufFilePre' }, {
+      group = M._group,
+      callback = function(args)
+        M.unwatch(args.buf)
+      end,
+      desc = 'fsrb: stop watching the file of a buffer that goes',
+    })
+  end
+end
+
+--- Stops watching the file of bufnr; a folder's watcher goes with its last
+--- file.
+function M.unwatch(bufnr)
+  local fname = M._watched[bufnr]
+  if not fname then
+    return
+  end
+  M._watched[bufnr] = nil
+  local dir = vim.fn.fnamemodify(fname, ':h')
+  local w = M._dirs[dir]
+  if not w then
+    return
+  end
+  w.names[vim.fn.fnamemodify(fname, ':t')] = nil
+  if next(w.names) == nil then
+    stop(dir)
+  end
+end
+
+--- Reloads every unmodified buffer attached to client whose file changed
+--- on disk (patches aside): what a command must see first.
+function M.refresh(client)
+  local fsrb = require('fsrb')
+  for b in pairs(client.attached_buffers or {}) do
+    if vim.api.nvim_buf_is_valid(b) and not fsrb.served(b) then
+      M.reload(b)
+    end
+  end
+end
+
+return M
