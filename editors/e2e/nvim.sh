@@ -48,6 +48,8 @@ if [ -n "${FSRB_LSP_BIN:-}" ]; then   # a prebuilt server, e.g. while the tree d
 else
   ( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb-lsp )
 fi
+# The command line, which changes the files behind Neovim's back (step 7b).
+( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb )
 
 # run NVIM_BIN MODE: the scenario in its own workspace and XDG folders.
 run() {
@@ -76,7 +78,7 @@ run() {
     env PATH="$path" XDG_CACHE_HOME="$dir/cache" XDG_STATE_HOME="$dir/state" XDG_CONFIG_HOME="$dir/config" \
         XDG_DATA_HOME="$dir/data" FSRB_MODE="$mode" \
         FSRB_PLUGIN="$repo/editors/nvim" FSRB_LSP="$tmp/bin/fsrb-lsp" \
-        FSRB_EXPECTED="$here/fixture/after" FSRB_BEFORE="$here/fixture/before" \
+        FSRB_EXPECTED="$here/fixture/after" FSRB_BEFORE="$here/fixture/before" FSRB_CLI="$tmp/bin/fsrb" \
         timeout 90 "$nvim" --headless -i NONE -n -c "luafile $here/nvim/runner.lua" </dev/null 2>"$dir/nvim.stderr" ) || status=$?
   # The same set-up as a newcomer meets it: a patch given on the command
   # line, a second one opened while the client runs, :help, :checkhealth.

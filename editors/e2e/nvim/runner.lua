@@ -1,8 +1,9 @@
 -- End-to-end scenario in headless Neovim with the plugin from editors/nvim.
 -- Run by editors/e2e/nvim.sh inside a scratch copy of the fixture:
 --   FSRB_PLUGIN (editors/nvim), FSRB_LSP (the built server),
---   FSRB_EXPECTED (fixture/after), FSRB_BEFORE (fixture/before) and the
---   working directory = the workspace;
+--   FSRB_EXPECTED (fixture/after), FSRB_BEFORE (fixture/before), FSRB_CLI
+--   (the built fsrb command line) and the working directory = the
+--   workspace;
 --   FSRB_MODE: how init.lua configured the plugin, installed as a plain
 --   package: `setup` (require('fsrb').setup{cmd=...}), `g` (vim.g.fsrb =
 --   {cmd=...}, no setup() call) or `enable` (vim.lsp.enable('fsrb') and
@@ -842,6 +843,13 @@ local function main()
   end, 100)
   check(ready, string.format('after the revert the patch is ready again: "Apply all blocks" offered, "#1 applies at" (%d ms)', ms() - t), lens_titles())
   fsrb.apply_workspace_edit = orig_apply
+
+  -- 7b. The same patch applied and reverted on disk by the fsrb CLI, with
+  -- the targets in buffers (nvim/ondisk.lua).
+  dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/ondisk.lua')({
+    check = check, log = log, ws = ws, buf = buf, fsrb = fsrb, read = read, tree = tree, same_tree = same_tree,
+    actions = actions, titled = titled, expected = expected, before = os.getenv('FSRB_BEFORE'),
+  })
 
   -- 8. :Fsrb apply-block with no argument applies the block under the cursor.
   local f = io.open(ws .. '/second.fsrb', 'w')
