@@ -12,9 +12,14 @@
 #   - screenshots/nvim-preview.{txt,png}: Neovim 0.12 (the same) after the
 #     quick fix and :Fsrb preview (capture-preview.lua), on src/app.py's tab
 #     page: the current and the proposed text as a diff.
+#   - screenshots/nvim-ondisk.{txt,png}: Neovim 0.12 (the same) after the
+#     quick fix, :Fsrb apply, :wall, :Fsrb revert, :wall, then the same
+#     patch applied on disk by the fsrb command line and :Fsrb status
+#     (capture-ondisk.lua): the patch applied, its message, the reloaded
+#     src/app.py.
 #   usage: nvim-capture.sh [OUT_DIR]     (FSRB_LSP_BIN: a prebuilt server;
 #          FSRB_CAPTURES="preview": only those of nvim, nvim010,
-#          nvim012, applied, preview)
+#          nvim012, applied, preview, ondisk)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -31,6 +36,7 @@ if [ -n "${FSRB_LSP_BIN:-}" ]; then
 else
   ( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb-lsp )
 fi
+( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb )
 mkdir -p "$tmp/config/nvim" "$tmp/data/nvim/site/pack/fsrb/start" "$out"
 ln -s "$repo/editors/nvim" "$tmp/data/nvim/site/pack/fsrb/start/fsrb"
 cat >"$tmp/config/nvim/init.lua" <<LUA
@@ -55,7 +61,7 @@ start() {
   [ -z "$session" ] || { tmux kill-session -t "$session" 2>/dev/null || true; sleep 0.5; }
   session="fsrb-capture-$$-$name"
   tmux new-session -d -s "$session" -x 110 -y "$rows" \
-    "cd '$tmp/ws-$name' && FSRB_CAPTURE_FLAG='$tmp/flag-$name' XDG_CONFIG_HOME='$tmp/config' XDG_DATA_HOME='$tmp/data' XDG_CACHE_HOME='$tmp/cache-$name' XDG_STATE_HOME='$tmp/state-$name' TERM=xterm-256color '$nvim' -i NONE -n $*"
+    "cd '$tmp/ws-$name' && FSRB_CAPTURE_FLAG='$tmp/flag-$name' FSRB_CLI='$tmp/bin/fsrb' XDG_CONFIG_HOME='$tmp/config' XDG_DATA_HOME='$tmp/data' XDG_CACHE_HOME='$tmp/cache-$name' XDG_STATE_HOME='$tmp/state-$name' TERM=xterm-256color '$nvim' -i NONE -n $*"
 }
 
 # shoot NAME ROWS: the pane as text and as a PNG (ansi2html draws 18 px rows).
@@ -69,7 +75,7 @@ shoot() {
   echo "wrote $out/$name.txt and $out/$name.png"
 }
 
-wanted() { case " ${FSRB_CAPTURES:-nvim nvim010 nvim012 applied preview} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+wanted() { case " ${FSRB_CAPTURES:-nvim nvim010 nvim012 applied preview ondisk} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # 1. Neovim 0.7.2: the diagnostics on the patch as written.
 if wanted nvim; then
@@ -120,4 +126,19 @@ flag=$(cat "$tmp/flag-preview" 2>/dev/null || echo "no answer")
 [ "$flag" = done ] || { tmux capture-pane -t "$session" -p >&2; echo "nvim-capture: $flag" >&2; exit 1; }
 sleep 1
 shoot nvim-preview 30
+fi
+
+# 4. Neovim 0.12: the patch applied on disk by the CLI after Neovim applied,
+# saved, reverted and saved it; :Fsrb status says so. The patch above,
+# src/app.py (a hidden buffer until now, reloaded) below.
+if wanted ondisk; then
+start ondisk 40 "$nvim_applied" change.fsrb
+sleep 1
+tmux send-keys -t "$session" ":luafile $here/nvim/capture-ondisk.lua" Enter
+for _ in $(seq 200); do [ -s "$tmp/flag-ondisk" ] && break; sleep 0.1; done
+flag=$(cat "$tmp/flag-ondisk" 2>/dev/null || echo "no answer")
+[ "$flag" = done ] || { tmux capture-pane -t "$session" -p >&2; echo "nvim-capture: $flag" >&2; exit 1; }
+tmux send-keys -t "$session" ':cd .' Enter ':belowright 11split +7 src/app.py' Enter 'zt' ':wincmd k' Enter ':Fsrb status' Enter
+sleep 1
+shoot nvim-ondisk 40
 fi
