@@ -165,6 +165,7 @@ func (s *snapshot) openOnDisk() []string {
 // takes such blocks out of the plan: nothing of the patch applies, and
 // none of them reads as applied, until the user settles it.
 func (s *snapshot) conflicts(a *analysis) {
+	failed := map[int]bool{}
 	for i, b := range a.patch.Blocks {
 		if i >= len(a.plan.Blocks) {
 			break
@@ -183,6 +184,7 @@ func (s *snapshot) conflicts(a *analysis) {
 			sp = markerSpan(a.doc.mapper, &a.patch.Blocks[i])
 		}
 		a.plan.Blocks[i].Status = core.StatusFailed
+		failed[b.Number] = true
 		a.plan.Problems = append(a.plan.Problems, core.Problem{
 			Kind:     kindDiskConflict,
 			Severity: core.SeverityError,
@@ -193,6 +195,18 @@ func (s *snapshot) conflicts(a *analysis) {
 			Hint:     "save the buffer to keep its text, or reload it to take the disk's; nothing is applied until then",
 		})
 	}
+	if len(failed) == 0 {
+		return
+	}
+	// The note that such a block stands applied speaks of text that is
+	// itself in question.
+	kept := a.plan.Problems[:0]
+	for _, p := range a.plan.Problems {
+		if !(failed[p.Block] && p.Kind == core.KindAlreadyApplied && p.Severity != core.SeverityError) {
+			kept = append(kept, p)
+		}
+	}
+	a.plan.Problems = kept
 }
 
 // staleEdit says why no edit of key can be built now, or "".
