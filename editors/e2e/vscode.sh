@@ -53,6 +53,8 @@ mkdir -p "$tmp/bin" "$tmp/ext"
 if [ -n "${FSRB_LSP_BIN:-}" ]; then   # a prebuilt server, e.g. while the tree does not build
   cp "$FSRB_LSP_BIN" "$tmp/bin/fsrb-lsp"
 fi
+# The command line, which changes the files behind VS Code's back (ondisk.mjs).
+( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb )
 log "installing $(basename "$vsix") into code-server $("$node24" -p "require('$cs/package.json').version")"
 "$node24" "$cs/out/node/entry.js" --user-data-dir "$tmp/ud0" --extensions-dir "$tmp/ext" \
   --install-extension "$vsix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; echo "e2e-vscode: FAILED: the .vsix did not install" >&2; exit 1; }
@@ -159,7 +161,7 @@ JSON
   local rc=0
   FSRB_URL="http://127.0.0.1:$port/" FSRB_WS="$ws" FSRB_UD="$ud" FSRB_EXPECTED="$here/fixture/after" \
     FSRB_SHOTS="$shots" FSRB_PROFILE="$tmp/profile$n" FSRB_FAILSHOT="$tmp/failure$n.png" \
-    FSRB_PLAYWRIGHT="$pw" FSRB_T0="$start" \
+    FSRB_PLAYWRIGHT="$pw" FSRB_T0="$start" FSRB_CLI="$tmp/bin/fsrb" FSRB_CLI_STATE="$tmp/state" \
     timeout 240 "$node24" "$here/vscode/run.mjs" | tee "$tmp/run$n.log" || rc=${PIPESTATUS[0]}
   stop_server
   [ $rc -eq 0 ] && { check_server "$ud" || rc=1; }

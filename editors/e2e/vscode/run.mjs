@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { onDisk } from './ondisk.mjs';
 
 const env = (k) => {
   const v = process.env[k];
@@ -378,6 +379,10 @@ async function main() {
     check(/fsrb: 5\/5 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 'status bar after the revert: "fsrb: 5/5 blocks apply"', await fsrbItem.innerText().catch(() => ''));
     await poll(async () => /#1 applies at README\.md:3/.test(await lensText()), 10000);
     check(/#1 applies at README\.md:3/.test(await lensText()), 'lens after the revert: "#1 applies at README.md:3"', await lensText());
+
+    // The same patch applied and reverted on disk by the fsrb command line
+    // (ondisk.mjs).
+    await onDisk({ page, check, log, poll, WS, BEFORE, EXPECTED, fsrbItem, markers, menu, lensText, runCommand, goToLine, openToSide, toastTexts, dismissToasts, sameTree, tree });
 
     // "fsrb: Preview all blocks": a multi-file diff of the whole change,
     // nothing written; its "Apply all" applies every block, and with
