@@ -11,7 +11,8 @@
 --     unmodified (Neovim's own :checktime, which 'autoread' lets reload
 --     without asking), and the server is told (didChangeWatchedFiles,
 --     which Neovim does not send on Linux), so that a modified buffer shows
---     its conflict at once.
+--     its conflict at once. A folder removed and made again is watched
+--     again at the next change reported or command run.
 --   - Before every command (apply, revert, status, preview) the same check
 --     runs on every attached buffer, so that a change the watcher has not
 --     reported yet counts.
@@ -24,10 +25,13 @@ local M = {}
 
 local uv = vim.uv or vim.loop -- vim.loop is deprecated from 0.10 on
 
-M._dirs = {} -- folder -> { handle = fs_event, names = { [file name] = true } }
+-- folder -> { handle = fs_event, ino, gone = its watch ended, names = { [file name] = true } }
+M._dirs = {}
 M._watched = {} -- buffer -> the full file name watched for it
 M._pending = {} -- full file name -> true, changes not handled yet
 M._scheduled = false
+
+local rearm -- below
 
 local function notify(client, method, params)
   if vim.fn.has('nvim-0.11') == 1 then
@@ -85,6 +89,7 @@ end
 -- Handles the changes the watchers reported: reload, then tell the server.
 local function flush()
   M._scheduled = false
+  rearm()
   local pending = M._pending
   M._pending = {}
   local fsrb = require('fsrb')
@@ -101,29 +106,95 @@ local function flush()
   end
 end
 
-local function on_event(dir, name)
-  if not name or name == '' then
-    return
-  end
-  local w = M._dirs[dir]
-  if not w or not w.names[name] then
-    return
-  end
-  M._pending[dir .. '/' .. name] = true
+-- queue has the change of fname handled soon (in the main loop: the
+-- watchers' callbacks may not call the API).
+local function queue(fname)
+  M._pending[fname] = true
   if not M._scheduled then
     M._scheduled = true
     vim.schedule(flush)
   end
 end
 
+local function on_event(dir, name)
+  local w = M._dirs[dir]
+  if not w then
+    return
+  end
+  if not uv.fs_stat(dir) then
+    w.gone = true -- the watch ends with its folder (rearm)
+    return
+  end
+  if name and w.names[name] then
+    queue(dir .. '/' .. name)
+  end
+end
+
+local function close(handle)
+  pcall(function()
+    handle:stop()
+    handle:close()
+  end)
+end
+
 local function stop(dir)
   local w = M._dirs[dir]
   if w then
     M._dirs[dir] = nil
+    if w.handle then
+      close(w.handle)
+    end
+  end
+end
+
+-- Starts watching the folder of w (again): the watch of a folder ends
+-- when the folder is removed (git checkout, the CLI removing a folder it
+-- emptied), and one made again in its place is not followed. Returns
+-- whether it watches.
+local function arm(dir, w)
+  local st = uv.fs_stat(dir)
+  if not st then
+    return false
+  end
+  if w.handle and not w.gone and w.ino == st.ino then
+    return true
+  end
+  if w.handle then
+    close(w.handle)
+    w.handle = nil
+  end
+  local handle = uv.new_fs_event()
+  if not handle then
+    return false
+  end
+  -- A folder, not the file: a program that writes a new file and renames
+  -- it over the old one (the fsrb CLI does) replaces what a watch on the
+  -- file would follow.
+  local ok = handle:start(dir, {}, function(err, changed_name)
+    if not err then
+      on_event(dir, changed_name)
+    end
+  end)
+  if not ok then
     pcall(function()
-      w.handle:stop()
-      w.handle:close()
+      handle:close()
     end)
+    return false
+  end
+  w.handle, w.ino, w.gone = handle, st.ino, false
+  return true
+end
+
+-- rearm watches again the folders made again since, and counts their
+-- files as changed: what happened in between went unseen.
+function rearm()
+  for dir, w in pairs(M._dirs) do
+    local st = uv.fs_stat(dir)
+    if st and (not w.handle or w.gone or w.ino ~= st.ino) and arm(dir, w) then
+      for name in pairs(w.names) do
+        queue(dir .. '/' .. name)
+      end
+    end
   end
 end
 
@@ -136,25 +207,10 @@ function M.watch(bufnr)
   local dir, name = vim.fn.fnamemodify(fname, ':h'), vim.fn.fnamemodify(fname, ':t')
   local w = M._dirs[dir]
   if not w then
-    local handle = uv.new_fs_event()
-    if not handle then
+    w = { names = {} }
+    if not arm(dir, w) then
       return
     end
-    -- A folder, not the file: a program that writes a new file and renames
-    -- it over the old one (the fsrb CLI does) replaces what a watch on the
-    -- file would follow.
-    local ok = handle:start(dir, {}, function(err, changed_name)
-      if not err then
-        on_event(dir, changed_name)
-      end
-    end)
-    if not ok then
-      pcall(function()
-        handle:close()
-      end)
-      return
-    end
-    w = { handle = handle, names = {} }
     M._dirs[dir] = w
   end
   w.names[name] = true
@@ -193,6 +249,7 @@ end
 --- Reloads every unmodified buffer attached to client whose file changed
 --- on disk (patches aside): what a command must see first.
 function M.refresh(client)
+  rearm()
   local fsrb = require('fsrb')
   for b in pairs(client.attached_buffers or {}) do
     if vim.api.nvim_buf_is_valid(b) and not fsrb.served(b) then
