@@ -70,7 +70,8 @@ import (
 // (didChange), a save sends didSave, and a write on disk leaves the buffer
 // as it was (stale, until reloaded).
 //
-//	open FILE             didOpen of FILE with the client's buffer
+//	open FILE ["TEXT"]    didOpen of FILE with the client's buffer (or
+//	                      TEXT: a buffer changed before the client synced it)
 //	type FILE "TEXT"      the buffer of open FILE now holds TEXT (unsaved)
 //	reload FILE           the buffer of open FILE takes the disk's text
 func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string) {
@@ -158,6 +159,9 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 				ed.files[arg(1)] = arg(2)
 			}
 		case "open":
+			if len(w) > 2 {
+				ed.files[arg(1)] = arg(2)
+			}
 			text := ed.files[arg(1)]
 			c.open(arg(1), &text)
 			opened[arg(1)] = true
