@@ -113,8 +113,12 @@ export async function onDisk(t) {
   check(!conflict.test(await markersText()) && /fsrb: 5\/5 blocks apply/.test(await status()),
     '"File: Revert File": the conflict gone, status bar "fsrb: 5/5 blocks apply"', `${await status()}: ${(await markersText()).slice(0, 300)}`);
   check((await dirty()) === 0 && t.sameTree(BEFORE).length === 0, 'no editor dirty, the disk as before', await dirtyNames());
+  // The editors as the step found them: the patch, src/app.py beside it.
+  await t.runCommand(page, 'View: Close Other Editors in Group');
+  await t.runCommand(page, 'View: Close Editors in Other Groups');
   await t.openToSide(page, 'src/app.py', 'app.py');
-  await t.runCommand(page, 'View: Close Editor');
+  await t.runCommand(page, 'View: Focus First Editor Group');
+  await page.waitForSelector('.tab.active:has-text("change.fsrb")');
 }
 
 // Runs a palette command, leaving what it says on screen.
