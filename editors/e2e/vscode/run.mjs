@@ -374,6 +374,9 @@ async function main() {
     await runCommand(page, 'File: Save All Files');
     diffs = await poll(async () => { const d = sameTree(BEFORE); return d.length === 0 ? d : null; }, 15000) ?? sameTree(BEFORE);
     check(diffs.length === 0, '"Revert all blocks" + Save All: every file equals before/ (docs/guide/usage.md gone, legacy/old.txt back)', diffs.join('; '));
+    // The folders go last in the edit, which a loaded machine may still be
+    // applying when the files already match.
+    await poll(() => !existsSync(join(WS, 'docs')), 10000);
     check(!existsSync(join(WS, 'docs')), '"Revert all blocks": docs/guide/ and docs/, created for usage.md and left empty, removed');
     await poll(async () => /5\/5 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 15000);
     check(/fsrb: 5\/5 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 'status bar after the revert: "fsrb: 5/5 blocks apply"', await fsrbItem.innerText().catch(() => ''));
@@ -401,7 +404,7 @@ async function main() {
     const previewTab = page.locator('.tab', { hasText: 'fsrb preview: change.fsrb' });
     await previewTab.first().waitFor({ timeout: 15000 });
     const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'fsrb: preview of change.fsrb' });
-    const toastShown = await toast.waitFor({ timeout: 5000 }).then(() => true, () => false);
+    const toastShown = await toast.waitFor({ timeout: 15000 }).then(() => true, () => false);
     check(toastShown && (await toast.locator('.monaco-button', { hasText: 'Apply all' }).count()) === 1,
       'the preview\'s notification offers "Apply all" (and "Close preview")', toastShown ? await toast.innerText() : '(no notification)');
     const editorPart = page.locator('.part.editor');
