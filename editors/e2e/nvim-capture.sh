@@ -12,14 +12,9 @@
 #   - screenshots/nvim-preview.{txt,png}: Neovim 0.12 (the same) after the
 #     quick fix and :Fsrb preview (capture-preview.lua), on src/app.py's tab
 #     page: the current and the proposed text as a diff.
-#   - screenshots/nvim-ondisk.{txt,png}: Neovim 0.12 (the same) after the
-#     quick fix, :Fsrb apply, :wall, :Fsrb revert, :wall, then the same
-#     patch applied on disk by the fsrb command line and :Fsrb status
-#     (capture-ondisk.lua): the patch applied, its message, the reloaded
-#     src/app.py.
 #   usage: nvim-capture.sh [OUT_DIR]     (FSRB_LSP_BIN: a prebuilt server;
 #          FSRB_CAPTURES="preview": only those of nvim, nvim010,
-#          nvim012, applied, preview, ondisk)
+#          nvim012, applied, preview)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -75,7 +70,7 @@ shoot() {
   echo "wrote $out/$name.txt and $out/$name.png"
 }
 
-wanted() { case " ${FSRB_CAPTURES:-nvim nvim010 nvim012 applied preview ondisk} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+wanted() { case " ${FSRB_CAPTURES:-nvim nvim010 nvim012 applied preview} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
 # 1. Neovim 0.7.2: the diagnostics on the patch as written.
 if wanted nvim; then
@@ -128,10 +123,12 @@ sleep 1
 shoot nvim-preview 30
 fi
 
-# 4. Neovim 0.12: the patch applied on disk by the CLI after Neovim applied,
-# saved, reverted and saved it; :Fsrb status says so. The patch above,
-# src/app.py (a hidden buffer until now, reloaded) below.
-if wanted ondisk; then
+# 4. screenshots/nvim-ondisk.{txt,png}, Neovim 0.12 (as above): the patch
+# applied on disk by the fsrb command line after Neovim applied, saved,
+# reverted and saved it (capture-ondisk.lua); :Fsrb status says so. The
+# patch above, src/app.py (a hidden buffer until now, reloaded) below.
+# Drawn by default and by FSRB_CAPTURES="ondisk".
+if wanted ondisk || [ -z "${FSRB_CAPTURES:-}" ]; then
 start ondisk 40 "$nvim_applied" change.fsrb
 sleep 1
 tmux send-keys -t "$session" ":luafile $here/nvim/capture-ondisk.lua" Enter
