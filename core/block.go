@@ -56,6 +56,17 @@ type Block struct {
 	Search  string  // LF text, escapes resolved; "" for a create
 	Replace string  // LF text, escapes resolved
 
+	// Literal lists the 0-based lines of Replace that the patch marked
+	// with "fsrb:keep" (the marker is gone from Replace): omission
+	// placeholders meant literally (placeholder.go).
+	Literal []int
+	// plain says that no line of Replace may be an omission placeholder
+	// or carry its keep marker: the SEARCH/REPLACE parser saw each line's
+	// first and last bytes (mayBePlaceholder), and neither keepLiterals
+	// nor the validator need look again. Blocks made any other way leave
+	// it false and are looked at.
+	plain bool
+
 	// InheritedFrom is the number of the block whose path this headerless
 	// block reuses (aider's rule), or 0 when the block has its own header.
 	InheritedFrom int

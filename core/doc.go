@@ -27,7 +27,8 @@
 //     in patch order per file, and returns a Plan: the new content of every
 //     file (change.go) and every problem of every block (problem.go), or
 //     the state of a patch already applied (applied.go). Paths are
-//     confined to the root (path.go).
+//     confined to the root (path.go). New text that stands for code left
+//     out ("// ... existing code ...") is refused (placeholder.go).
 //
 // Writing is core/commit's job (all or nothing, with a journal); reports
 // are core/report's. StrEdit (strreplace.go) is the substring edit of

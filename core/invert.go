@@ -78,6 +78,7 @@ func invertBlock(b *Block) (Block, *Problem) {
 		return out, nil
 	}
 	out.Inverts = b.Op
+	out.plain = false // its Replace is another text
 	out.HintLine, out.HintEndLine, out.Hashes, out.Overwrite = 0, 0, nil, false
 	switch b.Op {
 	case OpModify:

@@ -35,6 +35,9 @@ func Parse(text string, opt ParseOptions) *Patch {
 	auto := opt.Format == "" || opt.Format == FormatAuto
 	if opt.Format == FormatToolCalls || auto && looksLikeJSON(text) {
 		if patch, ok := parseToolCalls(text, !auto); ok {
+			for i := range patch.Blocks {
+				keepLiterals(&patch.Blocks[i])
+			}
 			return patch
 		}
 	}
@@ -57,6 +60,9 @@ func Parse(text string, opt ParseOptions) *Patch {
 		hashlines(patch, opt.Format)
 	}
 	patch.Format = f
+	for i := range patch.Blocks {
+		keepLiterals(&patch.Blocks[i])
+	}
 	if !f.Forced {
 		if p := mixedFormats(lines, patch); p != nil {
 			patch.Problems = append(patch.Problems, *p)
@@ -302,7 +308,7 @@ func (p *parser) searchReplace(b *Block, i int) (next int, broken bool) {
 		b.Dialect = DialectCline
 	}
 	first := p.rooHints(b, i+1)
-	search, j := p.body(first, cline)
+	search, j, _ := p.body(first, cline, false)
 	b.SearchBody = p.bodySpan(first, j)
 	if j == len(p.lines) || markerIn(p.lines[j].text, cline) != markDivider {
 		if j < len(p.lines) && markerIn(p.lines[j].text, cline) == markReplace {
@@ -320,10 +326,13 @@ func (p *parser) searchReplace(b *Block, i int) (next int, broken bool) {
 	b.Divider = Span{p.lines[j].start, p.lines[j].end}
 	var replace string // the parts between dividers, joined
 	k := j + 1
+	plain := true
 	for {
 		var part string
-		part, k = p.body(k, cline)
+		var partPlain bool
+		part, k, partPlain = p.body(k, cline, true)
 		replace += part
+		plain = plain && partPlain
 		if k < len(p.lines) && markerIn(p.lines[k].text, cline) == markDivider {
 			p.problem(Problem{
 				Kind: KindMalformed, Block: b.Number, Path: b.Path, Span: Span{p.lines[k].start, p.lines[k].end},
@@ -349,7 +358,7 @@ func (p *parser) searchReplace(b *Block, i int) (next int, broken bool) {
 		broken = true
 	}
 	b.ReplaceMarker = Span{p.lines[k].start, p.lines[k].end}
-	b.Search, b.Replace = search, replace
+	b.Search, b.Replace, b.plain = search, replace, plain
 	if isBlank(b.Search) {
 		b.Search = ""
 		b.Op = OpCreate
@@ -388,34 +397,41 @@ func (p *parser) newFile(b *Block, i int) (next int, broken bool) {
 
 // body collects body lines from line i up to the next delimiter line
 // (cline: of a block opened by Cline's marker), resolving escapes, and
-// returns the text (LF, each line ended) and the index of the delimiter
-// line (or len(lines)).
-func (p *parser) body(i int, cline bool) (string, int) {
+// returns the text (LF, each line ended), the index of the delimiter line
+// (or len(lines)), and, when asked (look: a REPLACE body), plain: no line
+// of it may be an omission placeholder or carry its keep marker
+// (mayBePlaceholder).
+func (p *parser) body(i int, cline, look bool) (text string, next int, plain bool) {
 	// Most bodies are the patch's own bytes: LF lines, none escaped. Such
 	// a body is a substring of the patch, not a copy (issue 11).
 	same := true
+	plain = look
 	j := i
 	for ; j < len(p.lines); j++ {
 		l := p.lines[j]
 		// A line whose first non-blank byte starts no marker and no escape
 		// is body text as it stands: one look at its indentation instead
-		// of one in markerIn and another in unescapeBody (issue 18).
+		// of one in markerIn and another in unescapeBody (issue 18). The
+		// same look tells whether it may be a placeholder, which the
+		// validator then need not ask again.
 		if c, ok := leadByte(l.text); ok && !markerOrEscapeByte(c) {
 			same = same && l.next == l.end+1
+			plain = plain && (c == 0 || !placeholderLead[c] && !placeholderLast[l.text[len(l.text)-1]])
 			continue
 		}
 		if markerIn(l.text, cline) != markNone {
 			break
 		}
+		plain = false
 		if same && (l.next != l.end+1 || unescapeBody(l.text, cline) != l.text) {
 			same = false
 		}
 	}
 	if j == i {
-		return "", j
+		return "", j, look
 	}
 	if same {
-		return p.text[p.lines[i].start:p.lines[j-1].next], j
+		return p.text[p.lines[i].start:p.lines[j-1].next], j, plain
 	}
 	var b strings.Builder
 	b.Grow(p.lines[j-1].next - p.lines[i].start + 1)
@@ -423,7 +439,7 @@ func (p *parser) body(i int, cline bool) (string, int) {
 		b.WriteString(unescapeBody(l.text, cline))
 		b.WriteByte('\n')
 	}
-	return b.String(), j
+	return b.String(), j, plain
 }
 
 // bodySpan is the span of lines [i, j): empty at the start of line i when

@@ -321,6 +321,13 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 				"to change the file, put the text to replace in SEARCH; to replace it whole, delete it first")
 			return
 		}
+		old := ""
+		if t.exists {
+			old = d.text()
+		}
+		if v.placeholder(b, b.Replace, old, 1) {
+			return
+		}
 		t.spans = append(t.spans, lineEdit{removed: d.lines(), added: strings.Count(b.Replace, "\n"), block: b.Number})
 		d.setText(b.Replace)
 		t.exists, t.touched = true, true
@@ -351,7 +358,7 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 	default:
 		m = v.locate(b, d)
 	}
-	if m.problem != nil {
+	if m.problem != nil || v.placeholder(b, m.replace, m.matched, d.lineOf(m.start)+1) {
 		return
 	}
 	if m.applied {

@@ -39,6 +39,7 @@ const (
 	KindStaleHash      Kind = "stale-hash"      // a hashline SEARCH line's hash no longer matches the file
 	KindLineHint       Kind = "line-hint"       // note: the only match lies away from the patch's line hint
 	KindFence          Kind = "fence"           // note: a code fence wrapped inside SEARCH and REPLACE was dropped
+	KindPlaceholder    Kind = "placeholder"     // new text holds a line that stands for code left out ("// ... existing code ...")
 )
 
 // Severity orders problems: only errors stop a commit.
