@@ -55,6 +55,7 @@ func FuzzApplyInverse(f *testing.F) {
 	f.Add("a\nb\nc\n", 1, 1, "B\n")
 	f.Add("\uFEFFx\r\ny\r\nz", 0, 2, "q\nr\n")
 	f.Add("one\ntwo", 1, 1, "2\n")
+	f.Add("a\nb\nc\n", 0, 3, "a\n# ... rest unchanged ...\n")
 	f.Fuzz(func(t *testing.T, content string, from, n int, replace string) {
 		if strings.ContainsRune(content, 0) || strings.ContainsAny(replace, "\x00\r") {
 			return // binary files are refused; patch text is LF once parsed
@@ -88,6 +89,11 @@ func FuzzApplyInverse(f *testing.F) {
 			}
 			return
 		}
+		if i, _ := placeholderLine(&block, replace, search); i >= 0 {
+			// A placeholder line the file does not hold: never applied.
+			refusedPlaceholder(t, plan, 1)
+			return
+		}
 		if !plan.OK() {
 			t.Fatalf("unique block failed: %v", plan.Problems)
 		}
@@ -113,6 +119,10 @@ func FuzzApplyInverse(f *testing.F) {
 		}
 		inverse := Block{Number: 1, Path: "f.txt", Op: OpModify, Search: replace, Replace: search}
 		plan = Validate(&Patch{Blocks: []Block{inverse}}, fsys, Options{Root: "/w"})
+		if i, _ := placeholderLine(&inverse, search, replace); i >= 0 {
+			refusedPlaceholder(t, plan, 1)
+			return
+		}
 		if !plan.OK() {
 			t.Fatalf("inverse failed: %v", plan.Problems)
 		}
@@ -136,4 +146,22 @@ func standsInside(text, inner, outer string) bool {
 		}
 	}
 	return true
+}
+
+// refusedPlaceholder fails t unless block n of plan was refused as a
+// placeholder and the plan writes nothing.
+func refusedPlaceholder(t *testing.T, plan *Plan, n int) {
+	t.Helper()
+	found := false
+	for _, p := range plan.Problems {
+		found = found || p.Block == n && p.Kind == KindPlaceholder
+	}
+	if !found || plan.OK() {
+		t.Fatalf("block #%d holds a placeholder line, but no placeholder problem: %v", n, plan.Problems)
+	}
+	for _, r := range plan.Blocks {
+		if r.Block == n && r.Status != StatusFailed {
+			t.Fatalf("block #%d holds a placeholder line, but it %s", n, r.Status)
+		}
+	}
 }

@@ -25,6 +25,7 @@ func FuzzValidatePlan(f *testing.F) {
 	f.Add("only", uint8(16), "\x00\x00\x00", "")
 	f.Add("a\nb\nc", uint8(2|8), "\x00\x02\x00\x00\x00\x01", "new\nlines\n")
 	f.Add("f(x)\n  g()\n\treturn\n", uint8(1|16), "\x01\x01\x31", "  h()\n\n")
+	f.Add("a\nb\nc\n", uint8(0), "\x00\x02\x21", "x\n// ... existing code ...")
 	f.Fuzz(func(t *testing.T, src string, style uint8, script string, repl string) {
 		lines := fuzzLines(src, 200)
 		if len(lines) == 0 || len(script) > 24 {
@@ -54,7 +55,7 @@ func FuzzValidatePlan(f *testing.F) {
 		replLines := fuzzLines(repl, 20)
 
 		var blocks []Block
-		wantAmbiguous, wantApplied := 0, 0
+		wantAmbiguous, wantApplied, wantPlaceholder := 0, 0, 0
 		for i := 0; i+3 <= len(script) && len(m.lines) > 0; i += 3 {
 			from := int(script[i]) % len(m.lines)
 			n := 1 + int(script[i+1])%min(5, len(m.lines)-from)
@@ -80,6 +81,10 @@ func FuzzValidatePlan(f *testing.F) {
 			}
 			if m.count(m.lines[from:from+n]) > 1 {
 				wantAmbiguous = num
+				break
+			}
+			if i, _ := placeholderLine(&blocks[num-1], replace, search); i >= 0 {
+				wantPlaceholder = num
 				break
 			}
 			m.splice(from, n, newLines)
@@ -110,6 +115,10 @@ func FuzzValidatePlan(f *testing.F) {
 			if !found {
 				t.Fatalf("no ambiguous problem for block #%d: %v", wantAmbiguous, plan.Problems)
 			}
+			return
+		}
+		if wantPlaceholder > 0 {
+			refusedPlaceholder(t, plan, wantPlaceholder)
 			return
 		}
 		if !plan.OK() {
