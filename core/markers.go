@@ -261,6 +261,77 @@ func headerPathOf(s string, exists func(string) bool) (path string, ok bool) {
 	return "", false
 }
 
+// fileName reads a header line that names a file without an extension by
+// the conventions such files follow: a name ending in "file" (Makefile,
+// Dockerfile, Procfile, Gemfile, Jenkinsfile) or an upper-case word
+// (LICENSE, CODEOWNERS, NOTICE), markdown stripped as headerPath strips
+// it. Such a line is a header when the file exists (headerPath asks) or
+// when the block creates it: a prose word above a block ("Done") never
+// reads as one.
+func fileName(raw string) (string, bool) {
+	s, ok := headerPathOf(strings.TrimSpace(raw), func(string) bool { return true })
+	if !ok || strings.ContainsAny(s, "/. \t") || len(s) < 4 {
+		return "", false
+	}
+	upper, letters := true, true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		upper = upper && (c >= 'A' && c <= 'Z' || c == '_' || c == '-' || c >= '0' && c <= '9' && i > 0)
+		letters = letters && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '-')
+	}
+	switch {
+	case upper && s[0] >= 'A' && s[0] <= 'Z':
+		return s, true
+	case letters && len(s) > len("file") && strings.HasSuffix(s, "file"):
+		return s, true
+	}
+	return "", false
+}
+
+// prosePath finds the one path that a prose line names in backticks
+// ("In `src/util.py`, change:"): at and n are its offset and length in
+// line. A span in backticks is a path when it names a file that exists,
+// or reads as a path in a folder with an extension (src/new.py); a dotted
+// name without a folder ("config.DEBUG") is code unless such a file
+// exists. Of several paths only one that exists counts. No path, or two,
+// is no answer.
+func prosePath(line string, exists func(string) bool) (at, n int, ok bool) {
+	type span struct{ at, n int }
+	var paths, existing []span
+	for i := 0; i < len(line); {
+		open := strings.IndexByte(line[i:], '`')
+		if open < 0 {
+			break
+		}
+		open += i + 1
+		end := strings.IndexByte(line[open:], '`')
+		if end < 0 {
+			break
+		}
+		s, at := line[open:open+end], open
+		i = open + end + 1
+		if strings.HasPrefix(s, "./") {
+			s, at = s[2:], at+2
+		}
+		there := exists != nil && s != "" && !strings.ContainsAny(s, " \t") && exists(s)
+		slash := strings.LastIndexByte(s, '/')
+		if !there && (slash < 0 || !barePath(s) || !hasExtension(s[slash+1:])) {
+			continue // `os.path`, `config.DEBUG`: names in code, not files
+		}
+		paths = append(paths, span{at, len(s)})
+		if there {
+			existing = append(existing, span{at, len(s)})
+		}
+	}
+	switch {
+	case len(paths) == 1:
+		return paths[0].at, paths[0].n, true
+	case len(existing) == 1:
+		return existing[0].at, existing[0].n, true
+	}
+	return 0, 0, false
+}
+
 // barePath reports a header line that is a path and nothing else
 // ("pkg/mod00.py"), as nearly every header is: letters, digits and
 // "._/-" only, a "/" or an extension, not led by "-" or "./" (a marker,

@@ -206,6 +206,7 @@ func (p *parser) header(b *Block, i int) {
 	b.Span.Start = p.lines[i].start
 	sawFence := false
 	fenceLine, fencePath := -1, "" // a path in the info string of the fence around the block
+	prose := -1                    // the first line above that is no header, blank, comment or fence
 	for j := i - 1; j >= p.floor; j-- {
 		l := p.lines[j]
 		if isBlank(l.text) {
@@ -220,7 +221,12 @@ func (p *parser) header(b *Block, i int) {
 			sawFence = true
 			continue
 		}
-		if path, ok := headerPath(l.text, p.opt.Exists); ok {
+		path, ok := headerPath(l.text, p.opt.Exists)
+		if !ok {
+			path, ok = fileName(l.text)
+			ok = ok && p.creates(i)
+		}
+		if ok {
 			setHeader(b, l, path)
 			if !sawFence && p.fenceAbove(j) {
 				b.Dialect = DialectFenced
@@ -230,6 +236,7 @@ func (p *parser) header(b *Block, i int) {
 		if strings.HasPrefix(strings.TrimSpace(l.text), "#") {
 			continue
 		}
+		prose = j
 		break
 	}
 	if fenceLine >= 0 {
@@ -238,6 +245,24 @@ func (p *parser) header(b *Block, i int) {
 		// would edit another file.
 		setHeader(b, p.lines[fenceLine], fencePath)
 		return
+	}
+	if prose >= 0 {
+		// "In `src/util.py`, change:": chat answers name the file in the
+		// sentence that introduces the block; the previous block's path
+		// would edit another file.
+		l := p.lines[prose]
+		if at, n, ok := prosePath(l.text, p.opt.Exists); ok {
+			b.Path = l.text[at : at+n]
+			b.Header = Span{l.start, l.end}
+			b.PathSpan = Span{l.start + at, l.start + at + n}
+			b.Span.Start = l.start
+			p.problem(Problem{
+				Kind: KindProsePath, Severity: SeverityInfo, Block: b.Number, Path: b.Path, Span: b.PathSpan,
+				Message: fmt.Sprintf("block #%d takes its path, %s, from the sentence above it", b.Number, b.Path),
+				Hint:    fmt.Sprintf("write %s alone on the line before the block to make this explicit", b.Path),
+			})
+			return
+		}
 	}
 	prev := len(p.patch.Blocks) - 1
 	for prev >= 0 && p.patch.Blocks[prev].Path == "" {
@@ -260,6 +285,23 @@ func (p *parser) header(b *Block, i int) {
 		Message: fmt.Sprintf("block #%d has no file path; using %s like block #%d", b.Number, from.Path, from.Number),
 		Hint:    fmt.Sprintf("write %s on the line before the block to make this explicit", from.Path),
 	})
+}
+
+// creates reports whether the block opened at line i creates a file: a
+// NEW_FILE block, or a SEARCH/REPLACE block whose SEARCH is blank. Its
+// header may then name a file that does not exist yet (fileName).
+func (p *parser) creates(i int) bool {
+	open := p.lines[i].text
+	if markerOf(open) == markNewFileOpen {
+		return true
+	}
+	cline := isClineOpen(open)
+	for k := i + 1; k < len(p.lines); k++ {
+		if !isBlank(p.lines[k].text) {
+			return markerIn(p.lines[k].text, cline) == markDivider
+		}
+	}
+	return false
 }
 
 // setHeader makes line l, which names path, the block's header.

@@ -40,6 +40,7 @@ const (
 	KindLineHint       Kind = "line-hint"       // note: the only match lies away from the patch's line hint
 	KindFence          Kind = "fence"           // note: a code fence wrapped inside SEARCH and REPLACE was dropped
 	KindPlaceholder    Kind = "placeholder"     // new text holds a line that stands for code left out ("// ... existing code ...")
+	KindProsePath      Kind = "prose-path"      // note: the block's path comes from the prose line above it ("In `src/app.py`, change:")
 )
 
 // Severity orders problems: only errors stop a commit.
