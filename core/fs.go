@@ -19,6 +19,18 @@ type FS interface {
 	RealPath(name string) (string, error)
 }
 
+// Namesakes is what an FS may also do: list the files of the workspace
+// that have a given base name. The engine asks it only for a file a block
+// names and that does not exist ("did you mean dir/file3.py?"); an FS
+// without it gets no such guess.
+type Namesakes interface {
+	// FilesNamed returns the files whose base name is base, clean and
+	// relative to the root, at most limit of them, in no set order. It
+	// skips folders nobody edits by hand (.git, dependencies, caches) and
+	// returns nil when the tree is too big to look through quickly.
+	FilesNamed(base string, limit int) []string
+}
+
 var (
 	// ErrOutsideRoot reports a path that leaves the workspace root.
 	ErrOutsideRoot = errors.New("path leaves the workspace root")

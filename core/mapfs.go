@@ -2,6 +2,7 @@ package core
 
 import (
 	"io/fs"
+	"path"
 	"strings"
 	"unsafe"
 )
@@ -28,6 +29,20 @@ func (m MapFS) ReadFile(name string) ([]byte, error) {
 		}
 	}
 	return nil, fs.ErrNotExist
+}
+
+// FilesNamed implements Namesakes.
+func (m MapFS) FilesNamed(base string, limit int) []string {
+	var out []string
+	for k := range m {
+		if len(out) == limit {
+			break
+		}
+		if path.Base(k) == base && !strings.HasSuffix(k, "/") {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // RealPath returns name: a MapFS has no links.

@@ -200,6 +200,7 @@ type validator struct {
 	written map[string]*target // by path as written (a lookup without a concatenation)
 	named   map[string]int     // how many blocks name each path as written
 	order   []*target
+	guesses map[string]string // namesake's answers, by path as written ("": none)
 }
 
 func (v *validator) fail(b *Block, kind Kind, msg, hint string) *Problem {
@@ -212,11 +213,14 @@ func (v *validator) fail(b *Block, kind Kind, msg, hint string) *Problem {
 
 // target resolves and loads the file a block names, once per file: two
 // names of one file (a symlink, "a/../b") share one state.
-func (v *validator) target(b *Block) *target {
-	if t, ok := v.written[b.Path]; ok {
+func (v *validator) target(b *Block) *target { return v.targetOf(b.Path) }
+
+// targetOf is target for a path as written.
+func (v *validator) targetOf(written string) *target {
+	if t, ok := v.written[written]; ok {
 		return t
 	}
-	t := v.load(b.Path)
+	t := v.load(written)
 	if t.err == nil {
 		if same, ok := v.targets[t.key]; ok {
 			t = same
@@ -225,9 +229,9 @@ func (v *validator) target(b *Block) *target {
 			v.order = append(v.order, t)
 		}
 	}
-	v.written[b.Path] = t
+	v.written[written] = t
 	if t.doc != nil {
-		t.doc.expect += v.named[b.Path] // exact matching keeps byte positions for a file many blocks name
+		t.doc.expect += v.named[written] // exact matching keeps byte positions for a file many blocks name
 	}
 	return t
 }
@@ -280,6 +284,9 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 		p := v.fail(b, t.err.Kind, t.err.Message, t.err.Hint)
 		p.Path = b.Path
 		return
+	}
+	if v.opt.Fuzzy && b.Op == OpModify && !t.exists && !t.existed && !(v.opt.Applied && b.Replace == "") {
+		t = v.resolveNamesake(b, t)
 	}
 	res.Path = t.key
 	d := t.doc
@@ -342,8 +349,12 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 			v.applied(b, res, 0, 0, b.Path+" is gone", "", "") // it emptied the file, which was deleted
 			return
 		}
-		v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist", b.Path),
-			"check the path; to create the file, leave SEARCH empty and put its content in REPLACE")
+		msg, hint := fmt.Sprintf("%s does not exist", b.Path), "check the path; to create the file, leave SEARCH empty and put its content in REPLACE"
+		if guess, ok := v.namesake(b.Path, t); ok {
+			msg += fmt.Sprintf("; did you mean %s?", guess)
+			hint = fmt.Sprintf("if the block edits %s, write that path (or run with --fuzzy, which takes it); to create %s, leave SEARCH empty and put its content in REPLACE", guess, b.Path)
+		}
+		v.fail(b, KindMissingFile, msg, hint)
 		return
 	}
 	scan := appliedModify(b, d)

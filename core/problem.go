@@ -41,6 +41,7 @@ const (
 	KindFence          Kind = "fence"           // note: a code fence wrapped inside SEARCH and REPLACE was dropped
 	KindPlaceholder    Kind = "placeholder"     // new text holds a line that stands for code left out ("// ... existing code ...")
 	KindProsePath      Kind = "prose-path"      // note: the block's path comes from the prose line above it ("In `src/app.py`, change:")
+	KindResolvedPath   Kind = "resolved-path"   // note: a missing path was taken as the one file of its base name (fuzzy)
 )
 
 // Severity orders problems: only errors stop a commit.

@@ -190,6 +190,15 @@ func (s *snapshot) RealPath(name string) (string, error) {
 	return s.view.disk.RealPath(name)
 }
 
+// FilesNamed implements core.Namesakes: the disk's files (a buffer not
+// saved yet is no guess worth making).
+func (s *snapshot) FilesNamed(base string, limit int) []string {
+	if s.view == nil {
+		return nil
+	}
+	return s.view.disk.FilesNamed(base, limit)
+}
+
 // exists tells the parser whether a bare name such as "Makefile" is a file.
 func (s *snapshot) exists(name string) bool {
 	if s.view == nil {
