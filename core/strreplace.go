@@ -45,6 +45,7 @@ func StrEditBlock(e StrEdit, n int) Block {
 	if e.Old == "" {
 		b.Op = OpCreate
 	}
+	keepLiterals(&b)
 	return b
 }
 
@@ -87,9 +88,18 @@ func lf(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
 
 // strReplace applies an OpStrReplace block to its file's running state.
 func (v *validator) strReplace(b *Block, t *target, res *BlockResult) {
+	if !t.exists && v.opt.Fuzzy {
+		if nt := v.resolveNamesake(b, t); nt != t {
+			t, res.Path = nt, nt.key
+		}
+	}
 	if !t.exists {
-		v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist", b.Path),
-			"check the path; to create the file, give an empty old_string and its content as new_string")
+		msg, hint := fmt.Sprintf("%s does not exist", b.Path), "check the path; to create the file, give an empty old_string and its content as new_string"
+		if guess, ok := v.namesake(b.Path, t); ok {
+			msg += fmt.Sprintf("; did you mean %s?", guess)
+			hint = fmt.Sprintf("if the edit is for %s, give that path; to create %s, give an empty old_string and its content as new_string", guess, b.Path)
+		}
+		v.fail(b, KindMissingFile, msg, hint)
 		return
 	}
 	d := t.doc
@@ -121,6 +131,9 @@ func (v *validator) strReplace(b *Block, t *target, res *BlockResult) {
 		return
 	}
 	first := strings.Count(hay[:occ[0]], "\n")
+	if v.placeholder(b, b.Replace, b.Search, first+1) {
+		return
+	}
 	removed, added := strings.Count(b.Search, "\n"), strings.Count(b.Replace, "\n")
 	for i := len(occ) - 1; i >= 0; i-- {
 		at := occ[i]
@@ -173,7 +186,7 @@ func (v *validator) strClimb(b *Block, t *target, res *BlockResult) bool {
 	if !ok {
 		return false
 	}
-	if m.problem != nil {
+	if m.problem != nil || v.placeholder(b, m.replace, m.matched, d.lineOf(m.start)+1) {
 		return true
 	}
 	line := t.record(&lb, d, m)
@@ -343,6 +356,9 @@ func (v *validator) insert(b *Block, t *target, res *BlockResult) {
 	repl := b.Replace
 	if !strings.HasSuffix(repl, "\n") {
 		repl += "\n"
+	}
+	if v.placeholder(b, repl, "", b.InsertAfter+1) {
+		return
 	}
 	added := strings.Count(repl, "\n")
 	e := lineEdit{at: b.InsertAfter, removed: 0, added: added, block: b.Number}

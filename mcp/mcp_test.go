@@ -324,6 +324,17 @@ func TestEdit(t *testing.T) {
 	wantKinds(t, r, "missing-file")
 	r = s.call("edit", map[string]any{"path": "a.go", "old_string": "g()", "new_string": "g()"})
 	wantKinds(t, r, "empty-block")
+	// A new_string that stands for code it left out is refused, and one
+	// whose placeholder line ends in fsrb:keep is written literally.
+	s.write("p.py", "def f():\n    a()\n    b()\n")
+	r = s.call("edit", map[string]any{"path": "p.py", "old_string": "    a()\n    b()\n", "new_string": "    a()\n    # ... existing code ...\n"})
+	wantKinds(t, r, "placeholder")
+	wantFile(t, s, "p.py", "def f():\n    a()\n    b()\n")
+	r = s.call("edit", map[string]any{"path": "p.py", "old_string": "    b()\n", "new_string": "    # ... existing code ... fsrb:keep\n"})
+	if r.isError {
+		t.Fatalf("fsrb:keep: %s", r.text)
+	}
+	wantFile(t, s, "p.py", "def f():\n    a()\n    # ... existing code ...\n")
 }
 
 func TestEditKeepsCRLFBOMAndFinalNewline(t *testing.T) {
