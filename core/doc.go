@@ -2,8 +2,9 @@
 // decides, without touching the disk, what it would do to a workspace. Text
 // and a way to read files (FS) go in; a Patch, a Plan and positioned
 // Problems come out. The CLI, the language server and the MCP server all
-// call it; it imports nothing else of fsrb's, no protocol types and no cgo
-// (docs/ARCHITECTURE.md "Packages").
+// call it; it imports nothing else of fsrb's but its byte scans
+// (internal/scan), no protocol types and no cgo (docs/ARCHITECTURE.md
+// "Packages").
 //
 // The flow, and the files of each step:
 //
@@ -15,8 +16,8 @@
 //     is wrong comes back in Patch.Problems.
 //   - match: each block must match exactly once in its file, on LF text
 //     held by a text buffer that gives the file's own bytes back
-//     (textbuf.go, lines.go, match.go, kept.go; the byte scans in
-//     indexpair.go, with their AVX2 assembly in indexpair_amd64.s); with
+//     (textbuf.go, lines.go, match.go, kept.go; the byte scans, with their
+//     AVX2 assembly, in internal/scan); with
 //     Options.Fuzzy, a block with no exact match climbs the fuzzy ladder
 //     (fuzzy.go, fuzzy_text.go, fuzzy_view.go); apply-patch hunks and
 //     hashline blocks are placed by their anchors (place.go). A block that

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"unsafe"
+
+	"github.com/fsrb/fsrb/internal/scan"
 )
 
 // A file that several blocks name is searched once per anchor byte, not
@@ -41,7 +43,7 @@ func (d *doc) positions(c byte) []int32 {
 	// allocated twice what it held (fresh memory is page faults: 0.5 us
 	// for an 824-byte make on issue 18's fifth-round VM).
 	buf := placesPool.Get().(*[]int32)
-	*buf = appendPlaces((*buf)[:0], d.loaded, c)
+	*buf = scan.AppendIndexes((*buf)[:0], d.loaded, c)
 	pos := slices.Clone(*buf)
 	if cap(*buf) <= 1<<16 {
 		placesPool.Put(buf)

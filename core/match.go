@@ -3,6 +3,8 @@ package core
 import (
 	"slices"
 	"strings"
+
+	"github.com/fsrb/fsrb/internal/scan"
 )
 
 // maxOccurrences bounds how many places of an ambiguous block are listed.
@@ -292,7 +294,7 @@ func (f *finder) index(s string, from int) int {
 	end := last + f.r1 + 1 // c1 may sit at most here (exclusive)
 	// IndexByte on c1 first: it is the faster scan while c1's places are
 	// few (W2's anchor byte stood at 4 places in 800 KB). After pairAfter
-	// places that were not the needle's, indexPair takes over (below).
+	// places that were not the needle's, scan.IndexPair takes over (below).
 	for i := from + f.r1; i < end && f.stops < pairAfter; i++ {
 		j := strings.IndexByte(s[i:end], c1)
 		if j < 0 {
@@ -312,7 +314,7 @@ func (f *finder) index(s string, from int) int {
 	cl, ch, d := f.needle[lo], f.needle[hi], hi-lo
 	end = last + lo + 1
 	for x := from + lo; x < end; x++ {
-		j := indexPair(s[x:end+d], cl, ch, d)
+		j := scan.IndexPair(s[x:end+d], cl, ch, d)
 		if j < 0 {
 			return -1
 		}

@@ -267,12 +267,12 @@ func (v *validator) load(written string) *target {
 	case err != nil:
 		return refuse(pathKind(err), fmt.Sprintf("%s cannot be read: %v", written, err), "check the file's permissions")
 	default:
-		nul, cr, lines := scanText(data)
+		nul, cr := scanText(data)
 		if nul {
 			return refuse(KindBinary, fmt.Sprintf("%s is a binary file (it holds a NUL byte); fsrb edits text files only", written), "edit binary files with another tool")
 		}
 		t.existed, t.exists, t.orig = true, true, data
-		t.doc = loadDocScanned(data, cr, lines)
+		t.doc = loadDocScanned(data, cr)
 	}
 	return t
 }

@@ -6,13 +6,30 @@ import (
 	"testing"
 
 	"github.com/fsrb/fsrb/bench/gen"
+	"github.com/fsrb/fsrb/internal/scan"
 )
+
+// eachScan runs f once at every level of the byte scans (internal/scan),
+// the others switched off, so that the engine is tested on every path a
+// machine may take. A level this build or CPU cannot run is a skipped
+// subtest that says why.
+func eachScan(t *testing.T, f func(t *testing.T)) {
+	for _, l := range scan.Levels() {
+		t.Run(l.Name, func(t *testing.T) {
+			if l.Missing != "" {
+				t.Skip(l.Missing)
+			}
+			defer scan.Use(l.Name)()
+			f(t)
+		})
+	}
+}
 
 // TestScanLevelsAgreeOnWorkloads validates the benchmark workloads, and
 // each again after a splice of CRLF or a NUL into its first file, with
-// every set of scans the CPU has (eachScan): the AVX-512 line index and
-// searches, the AVX2 ones, the Go loops. Every level must give the same
-// plan, to the line numbers, messages and new bytes.
+// every level of the byte scans (eachScan): the AVX2 routines and the Go
+// loops. Every level must give the same plan, to the line numbers,
+// messages and new bytes.
 func TestScanLevelsAgreeOnWorkloads(t *testing.T) {
 	type named struct {
 		name string

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unsafe"
+
+	"github.com/fsrb/fsrb/internal/scan"
 )
 
 const bom = "\uFEFF"
@@ -48,7 +50,6 @@ type doc struct {
 	expect int
 	loaded string
 	kept   []keptPositions
-	lineIx *lineIndex // the newlines of loaded, when scanText counted them
 
 	// The last lineOf answer: a block's line is asked for just before the
 	// block is spliced in at the same offset, and each answer counts the
@@ -64,33 +65,28 @@ const maxPieces = 64
 
 // loadDoc reads data as a file's content: its BOM, line endings and final
 // newline.
-func loadDoc(data []byte) *doc { return loadDocScanned(data, true, nil) }
+func loadDoc(data []byte) *doc { return loadDocScanned(data, true) }
 
 // scanText reads a file once for what loading it needs to know first:
 // whether it holds a NUL byte (a binary file, refused) and whether a CR
 // (its line endings are read; not looked for in a binary file). Two scans
-// of each file were as long as finding W2's block in it (issue 18). A
-// file with neither also gets its lineIndex from the same pass.
-func scanText(data []byte) (nul, cr bool, lines *lineIndex) {
+// of each file were as long as finding W2's block in it (BenchmarkW2).
+func scanText(data []byte) (nul, cr bool) {
 	s := unsafe.String(unsafe.SliceData(data), len(data))
-	if lines = scanLines(strings.TrimPrefix(s, bom)); lines != nil {
-		return false, false, lines
-	}
-	i := indexEither(s, 0, '\r')
+	i := scan.IndexEither(s, 0, '\r')
 	switch {
 	case i < 0:
-		return false, false, nil
+		return false, false
 	case s[i] == 0:
-		return true, false, nil
+		return true, false
 	}
-	return strings.IndexByte(s[i:], 0) >= 0, true, nil
+	return strings.IndexByte(s[i:], 0) >= 0, true
 }
 
 // loadDocScanned is loadDoc for data scanText has read: with cr false
-// (the data holds no CR) its line endings are not counted; lines is the
-// index scanText built, or nil.
-func loadDocScanned(data []byte, cr bool, lines *lineIndex) *doc {
-	d := &doc{lineIx: lines}
+// (the data holds no CR) its line endings are not counted.
+func loadDocScanned(data []byte, cr bool) *doc {
+	d := &doc{}
 	if bytes.HasPrefix(data, []byte(bom)) {
 		d.bom = true
 		data = data[len(bom):]
@@ -273,14 +269,14 @@ func (d *doc) countLines(offset int) int {
 		if d.memoOK && d.memoOff <= offset {
 			// From the last answer on: an ambiguous block's places are
 			// asked for in order.
-			return d.memoLine + d.newlines(d.flat[d.memoOff:offset])
+			return d.memoLine + strings.Count(d.flat[d.memoOff:offset], "\n")
 		}
-		return d.newlines(d.flat[:offset])
+		return strings.Count(d.flat[:offset], "\n")
 	}
 	n, base := 0, 0
 	for i, p := range d.pieces {
 		if offset < base+len(p) {
-			return n + d.newlines(p[:offset-base])
+			return n + strings.Count(p[:offset-base], "\n")
 		}
 		n += d.nlOf(i)
 		base += len(p)
@@ -291,7 +287,7 @@ func (d *doc) countLines(offset int) int {
 // nlOf returns the newlines of piece i, counting them the first time.
 func (d *doc) nlOf(i int) int {
 	if d.nl[i] < 0 {
-		d.nl[i] = d.newlines(d.pieces[i])
+		d.nl[i] = strings.Count(d.pieces[i], "\n")
 	}
 	return d.nl[i]
 }
@@ -299,7 +295,7 @@ func (d *doc) nlOf(i int) int {
 // lines counts the newlines of the text.
 func (d *doc) lines() int {
 	if d.pieces == nil {
-		return d.newlines(d.flat)
+		return strings.Count(d.flat, "\n")
 	}
 	n := 0
 	for i := range d.pieces {
@@ -319,7 +315,7 @@ func (d *doc) splice(start, end int, repl string) {
 		// Not whole lines (a create's content without a final newline):
 		// pieces need whole lines, so splice the joined text.
 		text := d.text()
-		d.spliceCRLF(first, d.newlines(text[start:end]), repl)
+		d.spliceCRLF(first, strings.Count(text[start:end], "\n"), repl)
 		d.flat = text[:start] + repl + text[end:]
 		return
 	}
@@ -367,7 +363,7 @@ func (d *doc) splice(start, end int, repl string) {
 		base += len(p)
 	}
 	add(repl, strings.Count(repl, "\n"))
-	removed := d.newlines(d.slice(start, end))
+	removed := strings.Count(d.slice(start, end), "\n")
 	base = 0
 	for i, p := range d.pieces {
 		pend := base + len(p)
@@ -385,9 +381,9 @@ func (d *doc) splice(start, end int, repl string) {
 			}
 			var before int
 			if i == cutPiece {
-				before = first - counted + d.newlines(p[cutAt:at])
+				before = first - counted + strings.Count(p[cutAt:at], "\n")
 			} else {
-				before = d.newlines(p[:at])
+				before = strings.Count(p[:at], "\n")
 			}
 			add(p[at:], d.nl[i]-before)
 		}
