@@ -23,6 +23,7 @@ import (
 	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 
+	"github.com/fsrb/fsrb/internal/testenv"
 	"github.com/fsrb/fsrb/lsp"
 )
 
@@ -180,7 +181,7 @@ func (c *rawClient) await(ch chan map[string]any, what string) map[string]any {
 	select {
 	case m := <-ch:
 		return m
-	case <-time.After(20 * time.Second):
+	case <-time.After(testenv.Timeout(c.t, 20*time.Second)):
 		c.t.Fatalf("no answer to %s", what)
 	}
 	return nil
@@ -188,7 +189,7 @@ func (c *rawClient) await(ch chan map[string]any, what string) map[string]any {
 
 func (c *rawClient) waitFor(what string, cond func() bool) {
 	c.t.Helper()
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(testenv.Timeout(c.t, 20*time.Second))
 	for {
 		c.mu.Lock()
 		ok, ch := cond(), c.changed
@@ -261,7 +262,7 @@ func TestMalformedJSONRPC(t *testing.T) {
 			if errCode(m) != code {
 				t.Errorf("%s: answered %v, want code %d", what, m, code)
 			}
-		case <-time.After(10 * time.Second):
+		case <-time.After(testenv.Timeout(t, 10*time.Second)):
 			t.Fatalf("%s: no answer", what)
 		}
 	}
@@ -451,7 +452,7 @@ func TestCancelEveryRequestType(t *testing.T) {
 		if cancelling.Load() {
 			select {
 			case <-ctx.Done():
-			case <-time.After(10 * time.Second):
+			case <-time.After(testenv.Timeout(t, 10*time.Second)):
 			}
 		}
 	})
@@ -530,7 +531,7 @@ func TestApplyEditNeverAnswered(t *testing.T) {
 			t.Errorf("stuck command %d: %v", i, m)
 		}
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(testenv.Timeout(t, 10*time.Second))
 	for {
 		runtime.GC()
 		n := runtime.NumGoroutine()

@@ -21,6 +21,7 @@ import (
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
 
+	"github.com/fsrb/fsrb/internal/testenv"
 	"github.com/fsrb/fsrb/lsp"
 )
 
@@ -225,7 +226,7 @@ func (c *testClient) call(method string, params, result any) error {
 	c.mu.Lock()
 	c.calls++
 	c.mu.Unlock()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Timeout(c.t, 20*time.Second))
 	defer cancel()
 	_, err := c.conn.Call(ctx, method, params, result)
 	return err
@@ -431,7 +432,7 @@ func (c *testClient) latest(u uri.URI) []protocol.Diagnostic {
 // waitFor waits until cond, called under the lock, holds.
 func (c *testClient) waitFor(what string, cond func() bool) {
 	c.t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := time.After(testenv.Timeout(c.t, 10*time.Second))
 	for {
 		c.mu.Lock()
 		ok := cond()

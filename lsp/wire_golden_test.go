@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsrb/fsrb/internal/testenv"
 	"github.com/fsrb/fsrb/lsp"
 )
 
@@ -198,7 +199,7 @@ func (c *wireConn) take() []byte {
 			c.send(map[string]any{"jsonrpc": "2.0", "id": env.ID, "result": result})
 		}
 		return body
-	case <-time.After(10 * time.Second):
+	case <-time.After(testenv.Timeout(c.t, 10*time.Second)):
 		c.t.Fatal("timed out waiting for the server")
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsrb/fsrb/internal/testenv"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -68,7 +69,7 @@ func start(t testing.TB, o startOpt) *server {
 	for _, r := range o.roots {
 		client.AddRoots(&sdk.Root{URI: "file://" + r, Name: filepath.Base(r)})
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Timeout(t, 30*time.Second))
 	defer cancel()
 	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: cmd}, &sdk.ClientSessionOptions{ProtocolVersion: o.proto})
 	if err != nil {
@@ -108,7 +109,7 @@ type result struct {
 
 func (s *server) call(name string, args map[string]any) result {
 	s.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), testenv.Timeout(s.t, 30*time.Second))
 	defer cancel()
 	res, err := s.cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsrb/fsrb/internal/testenv"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -45,7 +46,7 @@ func TestREADMESnippets(t *testing.T) {
 			cmd := exec.Command(fsrbBin, args...)
 			cmd.Dir = dir
 			cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir())
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), testenv.Timeout(t, 30*time.Second))
 			defer cancel()
 			cs, err := sdk.NewClient(&sdk.Implementation{Name: name, Version: "1"}, nil).Connect(ctx, &sdk.CommandTransport{Command: cmd}, nil)
 			if err != nil {

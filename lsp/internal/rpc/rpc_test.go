@@ -16,6 +16,7 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 
+	"github.com/fsrb/fsrb/internal/testenv"
 	"github.com/fsrb/fsrb/lsp/internal/rpc"
 )
 
@@ -87,7 +88,7 @@ func TestTransport(t *testing.T) {
 		select {
 		case m := <-replies:
 			return m
-		case <-time.After(10 * time.Second):
+		case <-time.After(testenv.Timeout(t, 10*time.Second)):
 			t.Fatal("no reply")
 		}
 		return nil
@@ -120,7 +121,7 @@ func TestTransport(t *testing.T) {
 	if m := next(); m["id"] != float64(1) || m["result"] != "held" {
 		t.Errorf("held: %v", m)
 	}
-	conn.WaitReplies(time.Second)
+	conn.WaitReplies(testenv.Timeout(t, time.Second))
 	mu.Lock()
 	defer mu.Unlock()
 	if got := strings.Join(order, " "); got != "hold slow panic plain" {
