@@ -47,7 +47,11 @@ func TestDocPiecesMatchFlat(t *testing.T) { eachScan(t, testDocPiecesMatchFlat) 
 func testDocPiecesMatchFlat(t *testing.T) {
 	rnd := rand.New(rand.NewSource(9))
 	words := []string{"a", "b", "  x = 1", "\ty", "", "z z"}
-	for trial := range 300 {
+	trials := 300
+	if testing.Short() {
+		trials = 100 // make test-full runs them all
+	}
+	for trial := range trials {
 		lines := rnd.Intn(30)
 		if trial%4 == 3 {
 			lines = 400 + rnd.Intn(1200) // past 2 KB: many steps of each scan

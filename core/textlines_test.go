@@ -68,7 +68,11 @@ func TestFileChangeNewLines(t *testing.T) {
 func TestDocNewLinesRandom(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(18, 5))
 	words := []string{"a", "bb", "  x = 1", "\ty", "", strings.Repeat("long ", 300)}
-	for trial := range 40 {
+	trials := 40
+	if testing.Short() {
+		trials = 10 // make test-full runs them all
+	}
+	for trial := range trials {
 		raw := randDoc(rnd.IntN, words, rnd.IntN(3000), trial)
 		if trial%4 == 3 {
 			raw = bom + raw

@@ -15,6 +15,20 @@ import (
 
 var errInjected = errors.New("injected failure")
 
+// shortStride: under -short (make test) the every-step tests fail a run
+// at one step in shortStride and at every journal step, the ones that
+// decide what recovery finds; make test-full fails it at every step.
+const shortStride = 4
+
+// sampleUnderShort skips step i of an every-step test under -short,
+// saying so, unless it is one of the steps -short keeps.
+func sampleUnderShort(t *testing.T, i int, step string) {
+	t.Helper()
+	if testing.Short() && i%shortStride != 0 && !strings.HasPrefix(step, "journal:") {
+		t.Skipf("-short fails one step in %d and the journal's; make test-full fails every step", shortStride)
+	}
+}
+
 // recordSteps returns the failpoint steps that run passes through.
 func recordSteps(t *testing.T, run func()) []string {
 	t.Helper()
@@ -66,8 +80,9 @@ func mixedSteps(t *testing.T) (steps []string, before, after map[string]entry) {
 // temporary file and no journal left behind.
 func TestCommitFailAtEveryStep(t *testing.T) {
 	steps, before, _ := mixedSteps(t)
-	for _, step := range steps {
+	for i, step := range steps {
 		t.Run(step, func(t *testing.T) {
+			sampleUnderShort(t, i, step)
 			root, opt, changes := mixed(t)
 			failAt(t, step, errInjected)
 			_, err := commit.Commit(root, changes, opt)
@@ -98,6 +113,7 @@ func TestCrashAtEveryStepThenRecover(t *testing.T) {
 	manifestAt := slices.Index(steps, "journal:manifest")
 	for i, step := range steps {
 		t.Run(step, func(t *testing.T) {
+			sampleUnderShort(t, i, step)
 			root, opt, changes := mixed(t)
 			failAt(t, step, commit.ErrCrash)
 			if _, err := commit.Commit(root, changes, opt); !errors.Is(err, commit.ErrCrash) {
@@ -199,9 +215,10 @@ func TestRecoverInterruptedAtEveryStep(t *testing.T) {
 			t.Fatalf("step %q never reached; steps: %v", want, steps)
 		}
 	}
-	for _, step := range steps {
+	for i, step := range steps {
 		for _, stop := range []error{commit.ErrCrash, errInjected} {
 			t.Run(step+"/"+stop.Error(), func(t *testing.T) {
+				sampleUnderShort(t, i, step)
 				root, opt, changes := mixed(t)
 				failAt(t, crashAt, commit.ErrCrash)
 				commit.Commit(root, changes, opt)

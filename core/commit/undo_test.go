@@ -123,8 +123,9 @@ func TestUndoFailAtEveryStep(t *testing.T) {
 	if len(steps) < 20 {
 		t.Fatalf("only %d undo steps: %v", len(steps), steps)
 	}
-	for _, step := range steps {
+	for i, step := range steps {
 		t.Run(step, func(t *testing.T) {
+			sampleUnderShort(t, i, step)
 			root, opt, changes := mixed(t)
 			if _, err := commit.Commit(root, changes, opt); err != nil {
 				t.Fatal(err)
