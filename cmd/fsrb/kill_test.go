@@ -26,8 +26,8 @@ import (
 // are seeded (FSRB_KILL_SEED) and spread over the whole run, with most of
 // them inside the commit itself (after the journal folder appears).
 //
-// `make test` runs a few trials; `make stress` runs many
-// (FSRB_KILL_TRIALS). Fault injection at every single step of a commit,
+// `make test-full` runs a few trials (`make test` none: -short); `make
+// stress` runs many (FSRB_KILL_TRIALS). Fault injection at every single step of a commit,
 // rollback and recovery is in core/commit/fault_test.go; this test adds
 // what only a real process shows: a kill between any two instructions,
 // with the journal lock held and buffers unflushed.
