@@ -122,14 +122,16 @@ bench:
 
 # Fuzzing (SECURITY.md): each target for FUZZTIME with FUZZPARALLEL workers
 # (1 keeps a loaded 2-core machine from timing workers out); the last line
-# of each run is its exec count. New failures land in core/testdata/fuzz.
+# of each run is its exec count. New failures land in the package's
+# testdata/fuzz.
 FUZZTIME     ?= 2m
 FUZZPARALLEL ?= 1
 FUZZTARGETS  ?= FuzzParse FuzzParseApplyPatch FuzzApplyInverse FuzzStrEditTwice FuzzValidatePlan FuzzFuzzyMatch FuzzOccurrences FuzzEscapeBody FuzzClosestScan
+SCANFUZZTARGETS ?= FuzzIndexPair FuzzIndexEither FuzzAppendIndexes
 fuzz:
-	@log=$$(mktemp); for f in $(FUZZTARGETS); do \
-	  echo "== $$f ($(FUZZTIME))"; \
-	  if ! $(GO) test ./core -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL) >$$log 2>&1; then \
+	@log=$$(mktemp); for f in $(FUZZTARGETS:%=core:%) $(SCANFUZZTARGETS:%=internal/scan:%); do \
+	  pkg=$${f%%:*}; f=$${f#*:}; echo "== $$f ($(FUZZTIME))"; \
+	  if ! $(GO) test ./$$pkg -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) -parallel $(FUZZPARALLEL) >$$log 2>&1; then \
 	    cat $$log; rm -f $$log; exit 1; fi; \
 	  grep 'execs:' $$log | tail -1; \
 	done; rm -f $$log
