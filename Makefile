@@ -103,8 +103,10 @@ staticcheck:
 gotest:
 	$(GO) test -short -count=1 ./...
 
+# The race detector slows core's randomized tests several times over; a
+# loaded 2-core machine needs more than go test's default ten minutes.
 gotest-race:
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 30m ./...
 
 # Only internal/scan has a purego build of its own; core runs on it.
 gotest-purego:
