@@ -7,11 +7,10 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo deve
 LDFLAGS := -X main.version=$(VERSION)
 
 # On Linux the binaries are linked statically (glibc, libstdc++ and libgcc
-# inside) when the static libraries are there: fsrb --version then starts
-# ~0.9 ms sooner, 2.1 ms instead of 3.0 (no dynamic loader and
-# relocations, 80 fewer page faults; README "Performance"). Debian's gcc
-# and g++ bring them (libc6-dev, libstdc++-12-dev); Fedora needs
-# glibc-static and libstdc++-static.
+# inside) when the static libraries are there: no dynamic loader or
+# relocations at start-up (make bench, the process rows; README
+# "Performance"). Debian's gcc and g++ bring them (libc6-dev,
+# libstdc++-12-dev); Fedora needs glibc-static and libstdc++-static.
 # Without them, or with STATIC=0, the link is dynamic, as plain `go build`
 # links (cmd/fsrb cannot ask for -static itself: see docs/ARCHITECTURE.md
 # "Decisions and why"). netgo,osusergo: names and users resolved in Go,
@@ -25,15 +24,14 @@ BUILDFLAGS := -tags netgo,osusergo
 LDFLAGS += -linkmode external -extldflags -static
 endif
 
-# fsrb alone (not the two servers, which run for hours) is built with
-# Go 1.26's previous garbage collector: the Green Tea collector writes the
-# mark bits into every new small-object span, a page fault each: 30-40
-# more faults at start-up, and 0.3 ms of --version (2.14 -> 1.83 ms), 0.5
-# ms of a small --dry-run (2.57 -> 2.09 ms). A CLI run rarely collects
-# (GOGC=200, cmd/fsrb/main.go). Only while the toolchain still accepts the
-# opt-out (Go 1.27 is to drop it) and GOEXPERIMENT is not already set;
-# CLI_GC= builds fsrb with the default collector.
-CLI_GC  ?= $(if $(GOEXPERIMENT),,$(shell GOEXPERIMENT=nogreenteagc $(GO) env GOEXPERIMENT 2>/dev/null | grep -qx nogreenteagc && echo nogreenteagc))
+# CLI_GC=nogreenteagc builds fsrb alone (not the two servers, which run for
+# hours) with Go 1.26's previous garbage collector, while the toolchain
+# accepts the opt-out: the Green Tea collector faults in a page for the
+# mark bits of every new small-object span, which shows in a CLI run's
+# start-up (make bench, the process rows). Not the default: a GOEXPERIMENT
+# changes every package's build key, so a fresh machine would compile the
+# cgo grammars, the slowest build, a second time for fsrb alone.
+CLI_GC  ?=
 CLI_ENV := $(if $(CLI_GC),GOEXPERIMENT=$(CLI_GC))
 
 # The tree-sitter grammars' C and C++ compile with warnings that are
