@@ -74,11 +74,16 @@ const (
 // earliest one wins. Candidate.Diff is a unified diff from SEARCH to the
 // window's text.
 func Closest(text string, search string) (c Candidate, ok bool) {
-	return closestAt(text, search, -1)
+	c, ok = closestAt(text, search, -1)
+	if ok {
+		c.Diff = udiff.Unified("SEARCH", fmt.Sprintf("file lines %d-%d", c.Line, c.EndLine), withEOL(search), c.Text)
+	}
+	return c, ok
 }
 
-// closestAt is Closest with the file's second half scored from byte split
-// on (a line start), or where scan chooses when split is negative.
+// closestAt is Closest without the diff, with the file's second half
+// scored from byte split on (a line start), or where scan chooses when
+// split is negative.
 func closestAt(text, search string, split int) (c Candidate, ok bool) {
 	if text == "" || search == "" {
 		return Candidate{}, false
@@ -108,17 +113,12 @@ func closestAt(text, search string, split int) (c Candidate, ok bool) {
 	if !strings.HasSuffix(window, "\n") {
 		window += "\n"
 	}
-	from := search
-	if !strings.HasSuffix(from, "\n") {
-		from += "\n"
-	}
 	c = Candidate{
 		Line:       s + 1,
 		EndLine:    s + k,
 		Context:    closestContext(window),
 		Similarity: best.sim,
 		Text:       window,
-		Diff:       udiff.Unified("SEARCH", fmt.Sprintf("file lines %d-%d", s+1, s+k), from, window),
 	}
 	return c, true
 }

@@ -91,8 +91,12 @@ func (v *validator) locateIn(b *Block, d *doc, from, to int) match {
 			p.Line += base
 		}
 		for k := range p.Candidates {
-			p.Candidates[k].Line += base
-			p.Candidates[k].EndLine += base
+			c := &p.Candidates[k]
+			c.Line += base
+			c.EndLine += base
+			if c.Diff != "" {
+				c.Diff = nearMiss(wordsOf(b), b.Path, b.Search, *c)
+			}
 		}
 	}
 	if m.problem == nil {
@@ -400,49 +404,6 @@ func (v *validator) placeHashline(b *Block, t *target, d *doc) match {
 	}
 	start, end := starts[first-1], starts[first-1+len(refs)]
 	return match{start: start, end: end, matched: d.text()[start:end], replace: b.Replace, rung: "hashline"}
-}
-
-// labelProblems prefixes the validation problems of the blocks that carry
-// a Label (apply-patch and udiff hunks) with it, so that a message names
-// the hunk as the patch wrote it: "hunk 2 of *** Update File: a.py (patch
-// line 14): SEARCH block not found in file content."
-func labelProblems(patch *Patch, ps Problems) {
-	for i := range ps {
-		p := &ps[i]
-		b := patch.Block(p.Block)
-		if b == nil || strings.HasPrefix(p.Message, "block #") {
-			continue
-		}
-		if b.Label == "" || strings.HasPrefix(p.Message, b.Label) {
-			continue
-		}
-		msg := p.Message
-		if p.Kind == KindFileExists && b.Dialect == DialectUdiff {
-			// The message of a SEARCH/REPLACE create reads wrong for a
-			// diff from /dev/null ("an empty the hunk creates a file").
-			msg = fmt.Sprintf("%s already exists and is not empty, but the diff creates it (its --- line is /dev/null)", b.Path)
-			p.Hint = fmt.Sprintf("to change the file, diff it from --- a/%s with context lines; to replace it whole, delete it first", b.Path)
-		}
-		if b.Dialect == DialectApplyPatch || b.Dialect == DialectUdiff {
-			msg = strings.Replace(msg, "SEARCH block not found in file content.", "the hunk's context and - lines are not in the file.", 1)
-			msg = strings.Replace(msg, "SEARCH block", "the hunk", 1)
-			msg = strings.Replace(msg, "SEARCH ", "the hunk ", 1)
-			switch {
-			case p.Kind == KindAmbiguous && b.Dialect == DialectApplyPatch && !strings.HasPrefix(msg, "the anchor"):
-				p.Hint = "add an @@ line naming the enclosing function or class above the hunk, or more context lines, so that it matches only the place you mean"
-			case p.Kind == KindMissingFile && b.Dialect == DialectApplyPatch && b.Op == OpModify:
-				p.Hint = "check the path; to create the file, use *** Add File: " + b.Path + " with its lines prefixed +"
-			case p.Kind == KindMissingFile && b.Op == OpModify:
-				p.Hint = "check the path; to create the file, diff it from --- /dev/null to +++ b/" + b.Path
-			case strings.Contains(p.Hint, "SEARCH"):
-				p.Hint = strings.ReplaceAll(p.Hint, "(and the same to REPLACE)", "as context lines")
-				p.Hint = strings.ReplaceAll(p.Hint, "into SEARCH", "into the hunk's context and - lines")
-				p.Hint = strings.ReplaceAll(p.Hint, "to SEARCH", "to the hunk")
-				p.Hint = strings.ReplaceAll(p.Hint, "SEARCH", "the hunk's context and - lines")
-			}
-		}
-		p.Message = b.Label + ": " + msg
-	}
 }
 
 // unfence returns a copy of b without the code fence a model wrapped inside

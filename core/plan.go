@@ -148,7 +148,7 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 		plan.Files = nil // as before: no changes is no list
 	}
 	plan.Problems = append(plan.Problems, fileFolderClashes(patch, plan.Files)...)
-	labelProblems(patch, plan.Problems)
+	speak(patch, plan.Problems)
 	plan.Problems.Sort()
 	return plan
 }
@@ -467,7 +467,8 @@ func (v *validator) notFound(b *Block, d *doc) (*Problem, int) {
 	}
 	p := v.fail(b, KindNotFound, "SEARCH block not found in file content.",
 		"copy the exact lines from the file into SEARCH (whitespace and all), or run with --fuzzy")
-	if c, ok := Closest(d.text(), b.Search); ok {
+	if c, ok := closestAt(d.text(), b.Search, -1); ok {
+		c.Diff = nearMiss(wordsOf(b), b.Path, b.Search, c)
 		p.Candidates = []Candidate{c}
 		p.Line = c.Line
 	}

@@ -176,13 +176,7 @@ func (v *validator) strClimb(b *Block, t *target, res *BlockResult) bool {
 		lb.Replace = withEOL(b.Replace)
 	}
 	d := t.doc
-	before := len(v.plan.Problems)
 	m, ok := v.climb(&lb, d)
-	for i := before; i < len(v.plan.Problems); i++ {
-		// The ladder speaks of blocks; this is a call.
-		p := &v.plan.Problems[i]
-		p.Message, p.Hint = callWords.Replace(p.Message), callWords.Replace(p.Hint)
-	}
 	if !ok {
 		return false
 	}
@@ -198,8 +192,6 @@ func (v *validator) strClimb(b *Block, t *target, res *BlockResult) bool {
 	res.EndLine = res.Line + max(0, strings.Count(m.replace, "\n")-1)
 	return true
 }
-
-var callWords = strings.NewReplacer("SEARCH", "old_string", "REPLACE", "new_string")
 
 // spliceAll replaces search by repl at every offset of occ (ascending) in
 // one pass: a replace_all over a big file copies it once.
@@ -323,7 +315,8 @@ func (v *validator) strNotFound(b *Block, d *doc, hay string) {
 	if !strings.HasSuffix(search, "\n") {
 		search += "\n"
 	}
-	if c, ok := Closest(d.text(), search); ok {
+	if c, ok := closestAt(d.text(), search, -1); ok {
+		c.Diff = nearMiss(wordsOf(b), b.Path, search, c)
 		p.Candidates = []Candidate{c}
 		p.Line = c.Line
 		p.Message += fmt.Sprintf("; the closest place is line %d (%.0f%% similar): %q", c.Line, c.Similarity*100, c.Context)
