@@ -162,9 +162,9 @@ func occurrencesSlow(text, search string, limit int) []int {
 
 // partialLine looks for search inside a line when it matches no whole
 // lines: the offset of the only place it occurs, or -1. Strict mode reports
-// that line instead of a bare "not found". A place that misses only
-// indentation or trailing blanks is no partial line: that block is not
-// found, and the closest match shows the difference. places says how
+// that line instead of a bare "not found". A near miss of whole lines
+// (wholeOrCut) is no partial line: that block is not found, and the
+// closest match shows the difference. places says how
 // often search occurs at all: 0, 1, or 2 for two or more (explainMiss
 // needs no second scan of the file for fewer than two: issue 18).
 func partialLine(text, search string) (at, places int) {
@@ -180,12 +180,25 @@ func partialLine(text, search string) (at, places int) {
 	if f.index(text, i+1) >= 0 {
 		return -1, 2
 	}
-	ls := strings.LastIndexByte(text[:i], '\n') + 1
-	le := indexByteFrom(text, i+len(s), '\n')
-	if isBlank(text[ls:i]) && isBlank(text[i+len(s):le]) {
+	if wholeOrCut(text, i, len(s)) {
 		return -1, 1
 	}
 	return i, 1
+}
+
+// wholeOrCut reports whether the n bytes of text at i are no partial line
+// but a near miss of whole lines: they are whole lines but for indentation
+// and trailing blanks, or they start a line and stop inside a word
+// ("import functool" where the file has "import functools": a typo or a
+// line cut short, whose closest place tells more than the line holding
+// it). A fragment from the middle of a line is a partial line.
+func wholeOrCut(text string, i, n int) bool {
+	ls := strings.LastIndexByte(text[:i], '\n') + 1
+	le := indexByteFrom(text, i+n, '\n')
+	if !isBlank(text[ls:i]) {
+		return false
+	}
+	return isBlank(text[i+n:le]) || cutsWord(text, i+n)
 }
 
 // isBlankByte reports whether c is indentation or trailing white space.

@@ -36,9 +36,9 @@ func (v *validator) explainMiss(b *Block, d *doc, p *Problem, places int) {
 
 // partialOccurrences returns the offsets where search (its lines joined,
 // without the final line break) occurs in text inside lines, up to limit,
-// or nil when it occurs at most once or one of its places is whole lines
-// but for indentation and trailing blanks (then the closest match, which
-// shows that difference, tells more).
+// or nil when it occurs at most once or one of its places is a near miss
+// of whole lines (wholeOrCut: then the closest match, which shows the
+// difference, tells more).
 func partialOccurrences(text, search string, limit int) []int {
 	s := strings.TrimSuffix(search, "\n")
 	if strings.TrimSpace(s) == "" {
@@ -47,9 +47,7 @@ func partialOccurrences(text, search string, limit int) []int {
 	f := newFinder(s)
 	var out []int
 	for i := f.index(text, 0); i >= 0 && len(out) < limit; i = f.index(text, i+1) {
-		ls := strings.LastIndexByte(text[:i], '\n') + 1
-		le := indexByteFrom(text, i+len(s), '\n')
-		if isBlank(text[ls:i]) && isBlank(text[i+len(s):le]) {
+		if wholeOrCut(text, i, len(s)) {
 			return nil
 		}
 		out = append(out, i)
