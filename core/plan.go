@@ -465,6 +465,9 @@ func (v *validator) notFound(b *Block, d *doc) (*Problem, int) {
 		p.Line = line
 		return p, places
 	}
+	if p := v.rewritten(b, b.Search, false); p != nil {
+		return p, 0
+	}
 	p := v.fail(b, KindNotFound, "SEARCH block not found in file content.",
 		"copy the exact lines from the file into SEARCH (whitespace and all), or run with --fuzzy")
 	if c, ok := closestAt(d.text(), b.Search, -1); ok {

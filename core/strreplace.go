@@ -309,6 +309,9 @@ func placeList(cands []Candidate, counts []int, more bool) string {
 }
 
 func (v *validator) strNotFound(b *Block, d *doc, hay string) {
+	if v.rewritten(b, b.Search, true) != nil {
+		return
+	}
 	p := v.fail(b, KindNotFound, fmt.Sprintf("old_string not found in %s", b.Path),
 		"old_string must match the file exactly, whitespace and indentation included: read the file again and copy the text")
 	search := b.Search
