@@ -690,7 +690,7 @@ func (v *validator) fuzzyMatch(l *ladder, r rung, p fplace) match {
 	} else {
 		msg += fmt.Sprintf(", at line %d", line)
 	}
-	w := v.fail(b, KindFuzzy, msg, "check the change; write SEARCH exactly as the file has it to match without --fuzzy")
+	w := v.fail(b, KindFuzzy, msg, "check the change; write SEARCH exactly as the file has it to match without "+v.opt.Switch.name())
 	w.Severity, w.Line = SeverityWarning, line
 	return m
 }

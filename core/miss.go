@@ -26,11 +26,11 @@ func (v *validator) explainMiss(b *Block, d *doc, p *Problem, places int) {
 	case KindPartialLine:
 		// The partial-line rung refused it: the text cuts a word in two,
 		// or sits in more than one place once whole lines are compared.
-		p.Hint = "copy the whole line into SEARCH (and REPLACE): with --fuzzy a partial line is widened only when it starts and ends at word boundaries"
+		p.Hint = "copy the whole line into SEARCH (and REPLACE): with " + v.opt.Switch.name() + " a partial line is widened only when it starts and ends at word boundaries"
 	case KindNotFound:
-		p.Hint = "copy the exact lines from the file into SEARCH (whitespace and all): not even the --fuzzy ladder found one place for it"
+		p.Hint = "copy the exact lines from the file into SEARCH (whitespace and all): not even the fuzzy ladder found one place for it"
 	case KindAmbiguous:
-		p.Hint = "copy the whole lines you mean into SEARCH (and REPLACE), with lines above or below so that it matches only that place: --fuzzy widens a partial line only when it starts and ends at word boundaries"
+		p.Hint = "copy the whole lines you mean into SEARCH (and REPLACE), with lines above or below so that it matches only that place: " + v.opt.Switch.name() + " widens a partial line only when it starts and ends at word boundaries"
 	}
 }
 
@@ -101,5 +101,5 @@ func (v *validator) blankEdgesHint(b *Block, d *doc, p *Problem) {
 	line := d.lineOf(occ[0]) + 1
 	// "\nb" occurs inside "a\nb": that is no partial line.
 	p.Kind, p.Message, p.Line = KindNotFound, "SEARCH block not found in file content.", line
-	p.Hint = fmt.Sprintf("SEARCH matches line %d once its blank first and last lines are dropped: remove them (and as many from REPLACE), or run with --fuzzy", line)
+	p.Hint = fmt.Sprintf("SEARCH matches line %d once its blank first and last lines are dropped: remove them (and as many from REPLACE), or %s", line, v.opt.Switch.on())
 }

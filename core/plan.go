@@ -20,6 +20,9 @@ type Options struct {
 	RootAliases []string
 	// Fuzzy lets a block with no exact match climb the tolerant ladder.
 	Fuzzy bool
+	// Switch is how the front end's user turns Fuzzy on: hints name it in
+	// the front end's own words.
+	Switch Switch
 	// Explain, when set, describes the places of an ambiguous block.
 	// pipeline.Validate, every front end's one way into the engine, plugs
 	// tree-sitter in here; core knows no grammar (docs/ARCHITECTURE.md
@@ -461,7 +464,7 @@ func (v *validator) notFound(b *Block, d *doc) (*Problem, int) {
 		line := d.lineOf(at) + 1
 		p := v.fail(b, KindPartialLine,
 			fmt.Sprintf("SEARCH matches only part of line %d of %s; SEARCH must hold whole lines", line, b.Path),
-			"copy the whole line into SEARCH (and REPLACE), or run with --fuzzy to widen it to whole lines")
+			"copy the whole line into SEARCH (and REPLACE), or "+v.opt.Switch.on()+" to widen it to whole lines")
 		p.Line = line
 		return p, places
 	}
@@ -469,7 +472,7 @@ func (v *validator) notFound(b *Block, d *doc) (*Problem, int) {
 		return p, 0
 	}
 	p := v.fail(b, KindNotFound, "SEARCH block not found in file content.",
-		"copy the exact lines from the file into SEARCH (whitespace and all), or run with --fuzzy")
+		"copy the exact lines from the file into SEARCH (whitespace and all), or "+v.opt.Switch.on())
 	if c, ok := closestAt(d.text(), b.Search, -1); ok {
 		c.Diff = nearMiss(wordsOf(b), b.Path, b.Search, c)
 		p.Candidates = []Candidate{c}

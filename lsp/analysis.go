@@ -79,7 +79,7 @@ func (s *snapshot) compute(d *document) *analysis {
 func (s *snapshot) check() pipeline.Check {
 	// Applied: a block that stands applied is a state, not an error
 	// (life.go).
-	c := pipeline.Check{Options: core.Options{Root: s.view.slashRoot, Fuzzy: s.settings.Fuzzy, Applied: true}}
+	c := pipeline.Check{Options: core.Options{Root: s.view.slashRoot, Fuzzy: s.settings.Fuzzy, Switch: core.SwitchSetting, Applied: true}}
 	if s.trees != nil {
 		c.Checker = s.trees // not a nil *Cache in the interface
 	}

@@ -235,6 +235,22 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// TestFuzzyHintSpeaksMCP: a hint that suggests the fuzzy ladder names the
+// tools' argument, not the CLI's flag, in the text and in the JSON.
+func TestFuzzyHintSpeaksMCP(t *testing.T) {
+	s := start(t, startOpt{})
+	s.write("a.txt", "hello\nworld\n")
+	for _, tool := range []string{"validate", "apply"} {
+		r := s.call(tool, map[string]any{"patch": strings.Replace(patchHello, "hello", "helo", 1)})
+		wantKinds(t, r, "not-found")
+		hint, _ := r.firstError()["hint"].(string)
+		if !strings.HasSuffix(hint, "or call again with fuzzy: true") || strings.Contains(r.text, "--fuzzy") {
+			t.Errorf("%s: hint %q; text:\n%s", tool, hint, r.text)
+		}
+	}
+	wantFile(t, s, "a.txt", "hello\nworld\n")
+}
+
 func TestApplyAndUndo(t *testing.T) {
 	s := start(t, startOpt{})
 	s.write("a.txt", "hello\nworld\n")

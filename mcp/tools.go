@@ -232,12 +232,12 @@ func blockPaths(p *core.Patch) []string {
 }
 
 func (s *Server) validate(ctx context.Context, req *sdk.CallToolRequest, in validateIn) (*sdk.CallToolResult, report.Report, error) {
-	res, r := s.runPatch(ctx, req, in.Patch, nil, pipeline.Options{DryRun: true, Fuzzy: in.Fuzzy})
+	res, r := s.runPatch(ctx, req, in.Patch, nil, pipeline.Options{DryRun: true, Fuzzy: in.Fuzzy, Switch: core.SwitchArgument})
 	return res, r, nil
 }
 
 func (s *Server) apply(ctx context.Context, req *sdk.CallToolRequest, in applyIn) (*sdk.CallToolResult, report.Report, error) {
-	res, r := s.runPatch(ctx, req, in.Patch, nil, pipeline.Options{Fuzzy: in.Fuzzy, Partial: in.Partial})
+	res, r := s.runPatch(ctx, req, in.Patch, nil, pipeline.Options{Fuzzy: in.Fuzzy, Partial: in.Partial, Switch: core.SwitchArgument})
 	return res, r, nil
 }
 

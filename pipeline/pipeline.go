@@ -96,6 +96,9 @@ type Options struct {
 	Partial     bool // commit the blocks that validate, skip the rest
 	Diffs       bool // fill Outcome.Diffs with each file's unified diff
 	Revert      bool // run the patch's inverse (core.Revert): undo an applied patch
+
+	// Switch is how the front end's user turns Fuzzy on, for hints.
+	Switch core.Switch
 }
 
 // ErrRecoveryNeeded: an interrupted commit is pending in the workspace;
@@ -113,7 +116,7 @@ func (w *Workspace) Run(patch *core.Patch, opt Options) (report.Outcome, error) 
 	if pending, err := commit.Pending(w.Disk.Root, commit.Options{}); err == nil && pending {
 		return RecoveryOutcome(patch), ErrRecoveryNeeded
 	}
-	plan := Validate(patch, w.Disk, Check{Options: w.options(opt.Fuzzy), Checker: Disk, Syntax: syntaxMode(opt.SyntaxCheck), Revert: opt.Revert})
+	plan := Validate(patch, w.Disk, Check{Options: w.options(opt.Fuzzy, opt.Switch), Checker: Disk, Syntax: syntaxMode(opt.SyntaxCheck), Revert: opt.Revert})
 	o := report.Outcome{Plan: plan, Mode: report.ModeApply, Revert: opt.Revert}
 	switch {
 	case opt.DryRun:
@@ -144,11 +147,11 @@ func (w *Workspace) Run(patch *core.Patch, opt Options) (report.Outcome, error) 
 // blocks and to check the syntax of what the plan writes (warnings; they
 // never stop a commit).
 func (w *Workspace) Validate(patch *core.Patch, fuzzy, syntaxCheck bool) *core.Plan {
-	return Validate(patch, w.Disk, Check{Options: w.options(fuzzy), Checker: Disk, Syntax: syntaxMode(syntaxCheck)})
+	return Validate(patch, w.Disk, Check{Options: w.options(fuzzy, core.SwitchFlag), Checker: Disk, Syntax: syntaxMode(syntaxCheck)})
 }
 
-func (w *Workspace) options(fuzzy bool) core.Options {
-	return core.Options{Root: w.Root, RootAliases: w.Aliases, Fuzzy: fuzzy}
+func (w *Workspace) options(fuzzy bool, sw core.Switch) core.Options {
+	return core.Options{Root: w.Root, RootAliases: w.Aliases, Fuzzy: fuzzy, Switch: sw}
 }
 
 // Checker is what tree-sitter adds to the engine: the places of an
