@@ -50,8 +50,10 @@ func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCom
 	// Every edit is built from the files as they are now (disk.go).
 	snap := s.checkDisk()
 	a := snap.analyze(u)
+	// An error says only what is wrong: the clients put "fsrb:" and the
+	// command's name before it ("fsrb: fsrb.applyBlock failed: …").
 	if a == nil {
-		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: %s needs the URI of an open patch document", params.Command))
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, "no open patch document: give the URI of one as the first argument")
 	}
 	block := func() (int, error) {
 		n := 0
@@ -62,7 +64,7 @@ func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCom
 			}
 		}
 		if n < 1 || n > len(a.patch.Blocks) {
-			return 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: %s needs a block number between 1 and %d", params.Command, len(a.patch.Blocks)))
+			return 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("the block number must be between 1 and %d", len(a.patch.Blocks)))
 		}
 		return n, nil
 	}
@@ -128,7 +130,7 @@ func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCom
 		}
 		return s.send(ctx, snap, params, plan, fmt.Sprintf("fsrb: revert block #%d", n), "reverted")
 	}
-	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: unknown command %q", params.Command))
+	return nil, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("unknown command %q", params.Command))
 }
 
 // hasFileOps reports whether an edit creates or deletes files or folders.
@@ -167,7 +169,7 @@ func firstError(plan *core.Plan) string {
 	}
 	p := errs[0]
 	msg := p.Message
-	if p.Block > 0 && !strings.Contains(msg, fmt.Sprintf("block #%d", p.Block)) {
+	if p.Block > 0 && !p.NamesBlock() {
 		msg = fmt.Sprintf("block #%d: %s", p.Block, msg)
 	}
 	if p.Hint != "" {

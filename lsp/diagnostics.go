@@ -325,7 +325,7 @@ func severity(s core.Severity) protocol.DiagnosticSeverity {
 
 func message(p core.Problem) string {
 	msg := p.Message
-	if p.Block > 0 && !strings.Contains(msg, fmt.Sprintf("block #%d", p.Block)) {
+	if p.Block > 0 && !p.NamesBlock() {
 		msg = fmt.Sprintf("block #%d: %s", p.Block, msg)
 	}
 	if p.Hint != "" {
