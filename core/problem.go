@@ -116,6 +116,25 @@ func (p Problem) NamesBlock() bool {
 	return ok && p.Block > 0 && (rest == "" || rest[0] < '0' || rest[0] > '9')
 }
 
+// MentionsBlock reports whether the message names its own block anywhere
+// ("applying block #4 leaves …"); "block #12" does not name block #1.
+func (p Problem) MentionsBlock() bool {
+	if p.Block <= 0 {
+		return false
+	}
+	own := fmt.Sprintf("block #%d", p.Block)
+	for rest := p.Message; ; {
+		i := strings.Index(rest, own)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(own):]
+		if rest == "" || rest[0] < '0' || rest[0] > '9' {
+			return true
+		}
+	}
+}
+
 // Problems is a list of problems with helpers for the common questions.
 type Problems []Problem
 

@@ -169,7 +169,7 @@ func firstError(plan *core.Plan) string {
 	}
 	p := errs[0]
 	msg := p.Message
-	if p.Block > 0 && !p.NamesBlock() {
+	if p.Block > 0 && !p.MentionsBlock() {
 		msg = fmt.Sprintf("block #%d: %s", p.Block, msg)
 	}
 	if p.Hint != "" {

@@ -325,7 +325,7 @@ func severity(s core.Severity) protocol.DiagnosticSeverity {
 
 func message(p core.Problem) string {
 	msg := p.Message
-	if p.Block > 0 && !p.NamesBlock() {
+	if p.Block > 0 && !p.MentionsBlock() {
 		msg = fmt.Sprintf("block #%d: %s", p.Block, msg)
 	}
 	if p.Hint != "" {

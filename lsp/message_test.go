@@ -9,7 +9,7 @@ import (
 
 // A message that names another block (#12, or the earlier #1 that changed
 // a block's text) is still put under its own block's number; one that
-// opens with its own block is not named twice.
+// names its own block is not named twice.
 func TestMessageNamesItsBlock(t *testing.T) {
 	for _, tc := range []struct {
 		p    core.Problem
@@ -21,6 +21,8 @@ func TestMessageNamesItsBlock(t *testing.T) {
 			"block #2: SEARCH block not found"},
 		{core.Problem{Block: 3, Message: "block #3 matched only after ignoring trailing whitespace"},
 			"block #3 matched only"},
+		{core.Problem{Block: 4, Message: "applying block #4 leaves a syntax error in open.py:3"},
+			"applying block #4 leaves"},
 	} {
 		for name, got := range map[string]string{"message": message(tc.p), "firstError": firstError(&core.Plan{Problems: core.Problems{tc.p}})} {
 			if !strings.HasPrefix(got, tc.want) {
