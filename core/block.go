@@ -110,6 +110,9 @@ type Block struct {
 	// Overwrite lets a create replace an existing file (apply-patch's Add
 	// File, as in Codex), with a warning.
 	Overwrite bool
+	// CRLF: a create whose text, as an agent's tool call gave it, ends
+	// every line with CRLF; the file is written so (README "Decisions").
+	CRLF bool
 
 	// Inverts is, for a block of an inverted patch (Invert), the Op of the
 	// block it undoes; "" otherwise. It makes validation stricter where a

@@ -339,7 +339,11 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 			return
 		}
 		t.spans = append(t.spans, lineEdit{removed: d.lines(), added: strings.Count(b.Replace, "\n"), block: b.Number})
-		d.setText(b.Replace)
+		if b.CRLF {
+			d.setTextCRLF(b.Replace)
+		} else {
+			d.setText(b.Replace)
+		}
 		t.exists, t.touched = true, true
 		t.deleted, t.keepEmpty, t.rewrittenBy = false, (b.Overwrite || b.Dialect == DialectUdiff) && b.Replace == "", b.Number
 		t.blocks = append(t.blocks, b.Number)

@@ -43,10 +43,17 @@ func StrEditBlock(e StrEdit, n int) Block {
 		Search: lf(e.Old), Replace: lf(e.New), ReplaceAll: e.ReplaceAll, Expected: e.Expected,
 	}
 	if e.Old == "" {
-		b.Op = OpCreate
+		b.Op, b.CRLF = OpCreate, crlfThroughout(e.New)
 	}
 	keepLiterals(&b)
 	return b
+}
+
+// crlfThroughout reports whether every line break of s is CRLF: the line
+// ending a file created from s takes (else LF).
+func crlfThroughout(s string) bool {
+	n := strings.Count(s, "\r\n")
+	return n > 0 && n == strings.Count(s, "\n")
 }
 
 // StrEditPatch is a patch made of str_replace edits, in order: edits of

@@ -424,6 +424,14 @@ func (d *doc) setText(s string) {
 	}
 }
 
+// setTextCRLF replaces the whole content (a create) by s, LF text whose
+// every line the file ends with CRLF; the BOM stays as it was.
+func (d *doc) setTextCRLF(s string) {
+	nd := loadDoc([]byte(strings.ReplaceAll(s, "\n", "\r\n")))
+	nd.bom, nd.expect = d.bom, d.expect
+	*d = *nd
+}
+
 // empty reports whether the file would hold nothing (a lone BOM counts as
 // nothing; docs/ARCHITECTURE.md "Fine print").
 func (d *doc) empty() bool { return d.len() == 0 }

@@ -301,7 +301,7 @@ func (tp *toolParser) call(n int, v rawValue) string {
 			if c.FileText == nil {
 				return missing(name, "file_text")
 			}
-			add(name, Block{Path: filePath, Op: OpCreate, Replace: lf(*c.FileText), Overwrite: true})
+			add(name, Block{Path: filePath, Op: OpCreate, Replace: lf(*c.FileText), Overwrite: true, CRLF: crlfThroughout(*c.FileText)})
 		case "insert":
 			text := c.InsertText
 			if text == nil {
@@ -378,7 +378,7 @@ func (tp *toolParser) call(n int, v rawValue) string {
 
 	case c.Content != nil && filePath != "": // Claude Code Write, Gemini CLI write_file
 		name := nameOr(c.Name, "Write")
-		add(name, Block{Path: filePath, Op: OpCreate, Replace: lf(*c.Content), Overwrite: true})
+		add(name, Block{Path: filePath, Op: OpCreate, Replace: lf(*c.Content), Overwrite: true, CRLF: crlfThroughout(*c.Content)})
 		return name
 	}
 	return fail(c.Name, "not an edit tool call fsrb knows (Claude Code Edit/MultiEdit/Write, Anthropic text editor, OpenAI apply_patch_call, Gemini replace/write_file, MCP edit_file)",

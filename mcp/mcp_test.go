@@ -373,6 +373,13 @@ func TestEditKeepsCRLFBOMAndFinalNewline(t *testing.T) {
 		t.Fatalf("edit: %+v", r)
 	}
 	wantFile(t, s, "w.txt", "\uFEFFone\r\n1\r\n2\r\ntres")
+	// A file created from CRLF text keeps CRLF; from LF text, LF.
+	for name, text := range map[string]string{"crlf.txt": "a\r\nb\r\n", "lf.txt": "a\nb\n"} {
+		if r := s.call("edit", map[string]any{"path": name, "old_string": "", "new_string": text}); r.isError {
+			t.Fatalf("edit creating %s: %+v", name, r)
+		}
+		wantFile(t, s, name, text)
+	}
 }
 
 func TestMultiEdit(t *testing.T) {
