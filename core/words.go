@@ -33,11 +33,15 @@ var hunkWords = strings.NewReplacer(
 	"(and as many from REPLACE)", "",
 	"into SEARCH", "into the hunk's context and - lines",
 	"to SEARCH", "to the hunk",
+	"its SEARCH text still stands", "its context and - lines still stand",
+	"SEARCH matches", "the hunk's context and - lines match",
+	"SEARCH has", "the hunk's context and - lines have",
 	"SEARCH block", "the hunk",
 	"SEARCH and REPLACE", "the hunk's lines",
 	"SEARCH's", "the hunk's",
 	"SEARCH", "the hunk's context and - lines",
 	"REPLACE", "the + lines",
+	"this block", "this hunk",
 )
 
 // callWords: an agent's call names its texts old_string and new_string.
@@ -45,6 +49,7 @@ var callWords = strings.NewReplacer(
 	"SEARCH block", "old_string",
 	"SEARCH", "old_string",
 	"REPLACE", "new_string",
+	"this block", "this edit",
 )
 
 func wordsOf(b *Block) words {
