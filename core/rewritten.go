@@ -42,8 +42,8 @@ func (v *validator) rewritten(b *Block, search string, sub bool) *Problem {
 		return nil
 	}
 	name := fmt.Sprintf("block #%d", by)
-	if e := v.plan.Patch.Block(by); e != nil && e.Label != "" {
-		name = e.Label
+	if e := v.plan.Patch.Block(by); e != nil {
+		name = wordsOf(e).name
 	}
 	p := v.fail(b, KindNotFound,
 		fmt.Sprintf("SEARCH block not found in file content: it matches %s of %s as it was read, but %s of this patch already changed %s",

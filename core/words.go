@@ -113,13 +113,7 @@ func speak(patch *Patch, ps Problems) {
 			// says what each one is.
 			continue
 		case p.NamesBlock():
-			msg = strings.TrimPrefix(msg, own)
-			if b.Label == "" {
-				msg = own + w.say(msg)
-			} else {
-				msg = b.Label + w.say(msg)
-			}
-			p.Message, p.Hint = msg, w.say(hint)
+			p.Message, p.Hint = w.name+w.say(strings.TrimPrefix(msg, own)), w.say(hint)
 			continue
 		}
 		if b.Label != "" && strings.HasPrefix(msg, b.Label) {
