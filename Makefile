@@ -113,12 +113,15 @@ gotest-purego:
 # The workloads of issue 9 (bench/main.go), in process and as whole fsrb
 # processes beside grep -c -F, as one table; a few minutes. BENCHFLAGS:
 # -quick (a smoke run), -only W1,W6, -no-lsp. Not part of `make test`.
-# The fsrb it times is built as `make install` builds it (static above).
+# The fsrb and fsrb-lsp it times are built as `make install` builds them
+# (static above). W8 streams a chat answer into fsrb-lsp for 2.5 minutes:
+# make bench BENCHFLAGS="-only W8".
 # The in-process micro-benchmarks: go test -run '^$$' -bench W -benchmem ./core/
 BENCHFLAGS ?=
 bench:
 	@bin=$$(mktemp -d) && $(CLI_ENV) $(GO) build $(BUILDFLAGS) -ldflags "$(LDFLAGS)" -o $$bin/fsrb ./cmd/fsrb && \
-	$(GO) run ./bench -fsrb $$bin/fsrb $(BENCHFLAGS); rc=$$?; rm -rf $$bin; exit $$rc
+	$(GO) build $(BUILDFLAGS) -ldflags "$(LDFLAGS)" -o $$bin/fsrb-lsp ./cmd/fsrb-lsp && \
+	$(GO) run ./bench -fsrb $$bin/fsrb -fsrb-lsp $$bin/fsrb-lsp $(BENCHFLAGS); rc=$$?; rm -rf $$bin; exit $$rc
 
 # Fuzzing (SECURITY.md): each target for FUZZTIME with FUZZPARALLEL workers
 # (1 keeps a loaded 2-core machine from timing workers out); the last line

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -57,19 +58,32 @@ type lspClient struct {
 	latest  map[uri.URI]int32 // version of the last diagnostics published
 	errs    map[uri.URI]int
 	changed chan struct{}
+	// count: W8 counts the publications, and those that show an error.
+	count                     bool
+	publishes, errorPublishes int
 }
 
 func startLSP(root string) *lspClient {
 	server, client := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	session := lsp.Serve(ctx, server, lsp.Options{Logger: zap.NewNop(), Version: "bench", Debounce: lsp.DefaultDebounce})
+	c := dialLSP(root, client)
+	stop := c.cancel
+	c.done, c.cancel = session.Done(), func() { stop(); cancel() }
+	return c
+}
+
+// dialLSP initializes a server on the other end of rwc.
+func dialLSP(root string, rwc io.ReadWriteCloser) *lspClient {
+	ctx, cancel := context.WithCancel(context.Background())
 	c := &lspClient{
-		root: root, cancel: cancel, done: session.Done(),
-		conn:    jsonrpc2.NewConn(jsonrpc2.NewStream(client), jsonrpc2.WithCodec(lspCodec{})),
+		root: root, cancel: cancel,
+		conn:    jsonrpc2.NewConn(jsonrpc2.NewStream(rwc), jsonrpc2.WithCodec(lspCodec{})),
 		latest:  map[uri.URI]int32{},
 		errs:    map[uri.URI]int{},
 		changed: make(chan struct{}, 1),
 	}
+	c.done = c.conn.Done()
 	c.conn.Go(ctx, jsonrpc2.AsyncHandler(c.handle))
 	params := map[string]any{
 		"processId": nil, "rootUri": uri.File(root),
@@ -109,6 +123,12 @@ func (c *lspClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, err
 			c.mu.Lock()
 			version, _ := p.Version.Get()
 			c.latest[p.URI], c.errs[p.URI] = version, n
+			if c.count {
+				c.publishes++
+				if n > 0 {
+					c.errorPublishes++
+				}
+			}
 			c.mu.Unlock()
 			select {
 			case c.changed <- struct{}{}:

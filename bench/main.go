@@ -2,9 +2,10 @@
 // (W1-W7, deterministic), runs each in process (core.Validate as the CLI
 // runs it, tree-sitter included) and as a whole fsrb process, and prints
 // one table beside the floor: strings.Count in process and `grep -c -F` as
-// a process, over the same bytes.
+// a process, over the same bytes. W8 streams a chat answer into fsrb-lsp
+// (stream.go) and prints a table of its own.
 //
-//	go run ./bench [-quick] [-fsrb path/to/fsrb] [-only W1,W2]
+//	go run ./bench [-quick] [-fsrb path/to/fsrb] [-fsrb-lsp path/to/fsrb-lsp] [-only W1,W8]
 package main
 
 import (
@@ -29,8 +30,9 @@ import (
 var (
 	quick   = flag.Bool("quick", false, "fewer runs (a smoke test)")
 	fsrbBin = flag.String("fsrb", "", "the fsrb binary to run (default: build ./cmd/fsrb)")
-	only    = flag.String("only", "", "comma-separated workloads to run (W1,...,W7)")
-	noLSP   = flag.Bool("no-lsp", false, "skip W7")
+	lspBin  = flag.String("fsrb-lsp", "", "the fsrb-lsp binary W8 runs (default: build ./cmd/fsrb-lsp)")
+	only    = flag.String("only", "", "comma-separated workloads to run (W1,...,W8)")
+	noLSP   = flag.Bool("no-lsp", false, "skip W7 and W8")
 	keep    = flag.String("keep", "", "write the workloads' files and patches under this folder and keep them (for profiling)")
 )
 
@@ -49,11 +51,7 @@ func main() {
 	}
 	bin := *fsrbBin
 	if bin == "" {
-		bin = filepath.Join(tmp, "fsrb")
-		out, err := exec.Command("go", "build", "-o", bin, "./cmd/fsrb").CombinedOutput()
-		if err != nil {
-			fail("building fsrb: %v\n%s", err, out)
-		}
+		bin = build(tmp, "fsrb")
 	}
 	timeV := "/usr/bin/time"
 	if _, err := os.Stat(timeV); err != nil {
@@ -81,7 +79,32 @@ func main() {
 		fmt.Fprintln(os.Stderr, "bench: W7 (language server) ...")
 		rows = append(rows, runLSP(tmp, edits)...)
 	}
-	printTable(rows)
+	var streams []streamRow
+	if !*noLSP && selected("W8") {
+		server := *lspBin
+		if server == "" {
+			server = build(tmp, "fsrb-lsp")
+		}
+		sizes := []int{50, 500}
+		if *quick {
+			sizes = sizes[:1]
+		}
+		streams = runStream(tmp, server, sizes)
+	}
+	if len(rows) > 0 {
+		printTable(rows)
+	}
+	printStream(streams)
+}
+
+// build builds ./cmd/name into dir.
+func build(dir, name string) string {
+	bin := filepath.Join(dir, name)
+	out, err := exec.Command("go", "build", "-o", bin, "./cmd/"+name).CombinedOutput()
+	if err != nil {
+		fail("building %s: %v\n%s", name, err, out)
+	}
+	return bin
 }
 
 func selected(name string) bool {

@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
 	"github.com/fsrb/fsrb/bench/gen"
 	"github.com/fsrb/fsrb/lsp"
 )
@@ -61,4 +64,54 @@ func liveHeap() int64 {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	return int64(m.HeapAlloc)
+}
+
+// BenchmarkStreamChunk is one chunk of a chat answer streaming in (W8 of
+// make bench, without its pacing and with the debounce off): 20
+// characters appended to the end of a 500-block Markdown answer, from its
+// didChange to its publishDiagnostics.
+func BenchmarkStreamChunk(b *testing.B) {
+	w := gen.Answer(500)
+	root := writeFiles(b, w.Files)
+	c := startClientWith(b, root, 0)
+	c.initialize(vscodeCaps, nil)
+	start := len(w.Patch) * 9 / 10 // the last tenth streams in, again and again
+	text := w.Patch[:start]
+	u := c.open("answer.md", &text)
+	c.waitDiagnostics(u, 1)
+	at := start
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if at >= len(w.Patch) {
+			b.StopTimer()
+			c.waitDiagnostics(u, c.replace(u, w.Patch[:start]))
+			at = start
+			b.StartTimer()
+		}
+		chunk := w.Patch[at:min(at+20, len(w.Patch))]
+		at += len(chunk)
+		c.waitDiagnostics(u, c.appendText(u, chunk))
+	}
+}
+
+// appendText appends s to an open document, as a chat plugin streams an
+// answer in, and returns the new version.
+func (c *testClient) appendText(u uri.URI, s string) int32 {
+	c.t.Helper()
+	c.mu.Lock()
+	text := c.texts[u]
+	end := positionOf(text, len(text))
+	c.texts[u] = text + s
+	c.versions[u]++
+	v := c.versions[u]
+	c.mu.Unlock()
+	err := c.notify(protocol.MethodTextDocumentDidChange, map[string]any{
+		"textDocument":   map[string]any{"uri": u, "version": v},
+		"contentChanges": []any{map[string]any{"range": protocol.Range{Start: end, End: end}, "text": s}},
+	})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.pullAfterChange(u)
+	return v
 }

@@ -164,3 +164,32 @@ func W6() *Workload {
 	w.Patch, w.Undo = SRBlock("huge.txt", search, replace), SRBlock("huge.txt", replace, search)
 	return w
 }
+
+// Answer is a model's Markdown chat answer of n blocks over files of 500
+// lines, ten blocks a file, all valid, as W8 streams it into the language
+// server: a line of prose, then each block (two lines changed) in a
+// fence; about 300 bytes a block.
+func Answer(n int) *Workload {
+	w := &Workload{Name: "W8", Desc: fmt.Sprintf("a chat answer of %d blocks", n), WantOK: true}
+	var b strings.Builder
+	b.WriteString("Here are the changes.\n\n")
+	for f := 0; f*10 < n; f++ {
+		name := fmt.Sprintf("pkg/mod%02d.py", f)
+		lines := Code(500, int64(100+f))
+		w.add(name, JoinLines(lines))
+		at := 0
+		for k := 0; k < 10 && f*10+k < n; k++ {
+			s := BlockAt(lines, at)
+			if w.Needle == "" {
+				w.Needle = lines[s]
+			}
+			search := JoinLines(lines[s : s+2])
+			replace := JoinLines([]string{lines[s] + "  # changed", lines[s+1]})
+			fmt.Fprintf(&b, "Step %d: mark the line as changed.\n\n```python\n%s```\n\n", f*10+k+1, strings.TrimSuffix(SRBlock(name, search, replace), "\n"))
+			at = s + 40
+		}
+	}
+	b.WriteString("That is all.\n")
+	w.Patch = b.String()
+	return w
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/fsrb/fsrb/bench/gen"
+)
+
+// W8: a chat plugin streaming a model's Markdown answer into an editor
+// buffer, 20 characters every 20 ms, each a ranged didChange appended at
+// the end, to the built fsrb-lsp as a child process. A child rather than
+// the server in process (W7): what the user pays is the server process's
+// CPU while the answer streams in (its collector included, the client's
+// JSON encoding excluded), which the kernel counts for that process alone,
+// and its peak RSS.
+const (
+	streamChunk = 20
+	streamEvery = 20 * time.Millisecond
+)
+
+// streamRow is one W8 result.
+type streamRow struct {
+	blocks, bytes, chunks int
+	wall, cpu             time.Duration // the stream, first chunk to final diagnostics
+	last                  time.Duration // the last chunk to its diagnostics
+	peakRSS               int64
+	publishes             int // publishDiagnostics received during the stream
+	errorPublishes        int // of which showed an error
+}
+
+func runStream(tmp, lspBin string, sizes []int) []streamRow {
+	var rows []streamRow
+	for _, n := range sizes {
+		w := gen.Answer(n)
+		answer := w.Patch
+		root := filepath.Join(tmp, fmt.Sprintf("W8_%d", n))
+		for _, name := range w.Order {
+			path := filepath.Join(root, filepath.FromSlash(name))
+			check(os.MkdirAll(filepath.Dir(path), 0o755))
+			check(os.WriteFile(path, []byte(w.Files[name]), 0o644))
+		}
+		fmt.Fprintf(os.Stderr, "bench: W8 %d blocks (%d bytes, %.0f s) ...\n", n, len(answer), (time.Duration(len(answer)/streamChunk) * streamEvery).Seconds())
+		r := streamOnce(root, lspBin, answer)
+		r.blocks = n
+		rows = append(rows, r)
+		check(os.RemoveAll(root))
+	}
+	return rows
+}
+
+// childRWC is the child's stdin and stdout as one connection.
+type childRWC struct {
+	io.ReadCloser
+	io.WriteCloser
+}
+
+func (c childRWC) Close() error {
+	c.WriteCloser.Close()
+	return c.ReadCloser.Close()
+}
+
+func streamOnce(root, lspBin, answer string) streamRow {
+	cmd := exec.Command(lspBin)
+	cmd.Dir = root
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	check(err)
+	out, err := cmd.StdoutPipe()
+	check(err)
+	check(cmd.Start())
+	c := dialLSP(root, childRWC{out, in})
+	u := uri.File(filepath.Join(root, "answer.md"))
+	ctx := context.Background()
+	check(c.conn.Notify(ctx, protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: "markdown", Version: 1, Text: "",
+	}}))
+	c.mu.Lock()
+	c.count = true
+	c.mu.Unlock()
+	r := streamRow{bytes: len(answer)}
+	var line, col uint32
+	v := int32(1)
+	tick := time.NewTicker(streamEvery)
+	cpu0 := procCPU(cmd.Process.Pid)
+	start := time.Now()
+	var lastSent time.Time
+	for at := 0; at < len(answer); at += streamChunk {
+		<-tick.C
+		chunk := answer[at:min(at+streamChunk, len(answer))]
+		v++
+		pos := protocol.Position{Line: line, Character: col}
+		check(c.conn.Notify(ctx, protocol.MethodTextDocumentDidChange, map[string]any{
+			"textDocument":   map[string]any{"uri": u, "version": v},
+			"contentChanges": []any{map[string]any{"range": protocol.Range{Start: pos, End: pos}, "text": chunk}},
+		}))
+		lastSent = time.Now()
+		r.chunks++
+		if nl := strings.Count(chunk, "\n"); nl > 0 {
+			line += uint32(nl)
+			col = uint32(len(chunk) - strings.LastIndexByte(chunk, '\n') - 1)
+		} else {
+			col += uint32(len(chunk))
+		}
+	}
+	tick.Stop()
+	if n := c.wait(u, v); n != 0 {
+		fail("W8: %d errors on the whole answer", n)
+	}
+	r.last = time.Since(lastSent)
+	r.wall = time.Since(start)
+	r.cpu = procCPU(cmd.Process.Pid) - cpu0
+	c.mu.Lock()
+	r.publishes, r.errorPublishes = c.publishes, c.errorPublishes
+	c.mu.Unlock()
+	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	_, _ = c.conn.Call(tctx, protocol.MethodShutdown, nil, nil)
+	_ = c.conn.Notify(tctx, protocol.MethodExit, nil)
+	if err := cmd.Wait(); err != nil {
+		fail("W8: fsrb-lsp: %v", err)
+	}
+	c.close()
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.peakRSS = ru.Maxrss << 10
+	}
+	return r
+}
+
+// procCPU is the user and system time of a process so far, from /proc (in
+// clock ticks of 10 ms).
+func procCPU(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		fail("W8: %v (the CPU figures need Linux's /proc)", err)
+	}
+	// Fields after the command name, which is in parentheses: utime and
+	// stime are the 14th and 15th fields of the line.
+	f := strings.Fields(string(data[strings.LastIndexByte(string(data), ')')+2:]))
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+func printStream(rows []streamRow) {
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Println("\nW8 stream: a Markdown answer appended to fsrb-lsp (a child process) in 20-character ranged didChanges every 20 ms; CPU share = the server's user+system time / wall time over the stream; last chunk -> diagnostics: to the publishDiagnostics of the last version.")
+	fmt.Println()
+	fmt.Println("| blocks | answer | chunks | stream | server CPU | CPU share | last chunk -> diagnostics | peak RSS | publishes | with an error |")
+	fmt.Println("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+	for _, r := range rows {
+		fmt.Printf("| %d | %s | %d | %.1f s | %s | %.1f%% | %s | %s | %d | %d |\n",
+			r.blocks, size(int64(r.bytes)), r.chunks, r.wall.Seconds(), dur(r.cpu),
+			100*r.cpu.Seconds()/r.wall.Seconds(), dur(r.last), size(r.peakRSS), r.publishes, r.errorPublishes)
+	}
+}
