@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -67,6 +68,8 @@ type Plan struct {
 	Files    []FileChange  // in the order the patch first names them
 	Blocks   []BlockResult // one per block, in patch order
 	Problems Problems      // parse problems and validation problems, sorted
+
+	memo *memo // what Revalidate takes over, file by file
 }
 
 // OK reports whether the plan can be committed as a whole.
@@ -120,6 +123,21 @@ type target struct {
 // returns the resulting plan. It never writes. Every block is tried, so
 // every problem of every file is reported at once.
 func Validate(patch *Patch, fsys FS, opt Options) *Plan {
+	return validate(nil, patch, fsys, opt)
+}
+
+// Revalidate is Validate for a patch validated a moment ago with the same
+// options: an editor's buffer after a keystroke, an answer still
+// streaming in. The blocks of one file apply in sequence, so a file is
+// the unit: a file whose blocks read as they did in prev's patch, at the
+// same numbers and places, and whose content fsys gives as it was, keeps
+// what prev found for it without matching again. The plan is Validate's,
+// whatever prev was; prev nil is Validate.
+func Revalidate(prev *Plan, patch *Patch, fsys FS, opt Options) *Plan {
+	return validate(prev, patch, fsys, opt)
+}
+
+func validate(prev *Plan, patch *Patch, fsys FS, opt Options) *Plan {
 	plan := &Plan{Patch: patch}
 	plan.Problems = append(plan.Problems, patch.Problems...)
 	broken := map[int]bool{}
@@ -133,17 +151,34 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 	for i := range patch.Blocks {
 		v.named[patch.Blocks[i].Path]++
 	}
+	memo := newMemo(patch, opt)
+	kept := memo.keep(prev, v, broken)
 	for i := range patch.Blocks {
 		b := &patch.Blocks[i]
 		res := BlockResult{Block: b.Number, Status: StatusFailed}
-		if !broken[b.Number] {
+		before := len(plan.Problems)
+		switch {
+		case broken[b.Number]:
+		case kept != nil && kept[b.Number]:
+			res = prev.memo.results[b.Number-1]
+			for _, p := range prev.memo.problems[b.Number] {
+				p.Candidates = slices.Clone(p.Candidates)
+				plan.Problems = append(plan.Problems, p)
+			}
+		default:
 			v.apply(b, &res)
 		}
+		memo.record(b.Number, plan.Problems[before:])
 		plan.Blocks = append(plan.Blocks, res)
 	}
 	plan.Files = make([]FileChange, 0, len(v.order)) // not grown file by file
 	for _, t := range v.order {
-		if fc, ok := t.change(); ok {
+		fc, ok := t.change()
+		if f := memo.reused[t.key]; f != nil {
+			fc, ok = f.change, f.changed
+		}
+		memo.file(t, fc, ok)
+		if ok {
 			plan.Files = append(plan.Files, fc)
 		}
 	}
@@ -153,6 +188,7 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 	plan.Problems = append(plan.Problems, fileFolderClashes(patch, plan.Files)...)
 	speak(patch, plan.Problems)
 	plan.Problems.Sort()
+	plan.memo = memo.done(plan.Blocks)
 	return plan
 }
 

@@ -17,6 +17,34 @@ type analysis struct {
 	deps  map[string]bool // the target files it names, cleaned and resolved
 }
 
+// priorPlans holds the last plan of each patch document, whichever
+// snapshot computed it, for the next analysis to start from: the engine
+// checks what still holds (core.Revalidate).
+type priorPlans struct {
+	mu    sync.Mutex
+	plans map[uri.URI]*core.Plan
+}
+
+func newPriorPlans() *priorPlans { return &priorPlans{plans: map[uri.URI]*core.Plan{}} }
+
+func (p *priorPlans) get(u uri.URI) *core.Plan {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.plans[u]
+}
+
+func (p *priorPlans) put(u uri.URI, plan *core.Plan) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.plans[u] = plan
+}
+
+func (p *priorPlans) forget(u uri.URI) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.plans, u)
+}
+
 type analysisOnce struct {
 	once sync.Once
 	a    *analysis
@@ -59,7 +87,12 @@ func (s *snapshot) compute(d *document) *analysis {
 	// the block whose new lines hold the error (issue 5 item 4).
 	check := s.check()
 	check.Syntax = pipeline.SyntaxIfOK
+	// A keystroke or a streamed chunk changes a block or two: the files
+	// whose blocks and content are as the last analysis found them keep
+	// its results (W8 of make bench).
+	check.Previous = s.prior.get(d.uri)
 	plan := pipeline.Validate(patch, s, check)
+	s.prior.put(d.uri, plan)
 	a.plan = plan
 	s.conflicts(a)
 	for i, b := range patch.Blocks {

@@ -87,7 +87,7 @@ func (s *snapshot) pendingOwnEdit(key string) bool {
 // readDisk reads a file from disk and stamps it.
 func (s *snapshot) readDisk(name string) ([]byte, error) {
 	st := statFile(filepath.Join(s.view.root, filepath.FromSlash(name)))
-	data, err := s.view.disk.ReadFile(name)
+	data, err := s.reads.read(name, st, func() ([]byte, error) { return s.view.disk.ReadFile(name) })
 	s.mu.Lock()
 	if _, seen := s.stamps[name]; !seen {
 		s.stamps[name] = st

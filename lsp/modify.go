@@ -98,6 +98,7 @@ func (s *Server) modify(m modification) error {
 			changed = append(changed, d.key)
 			affected[m.uri] = true // the diagnoser clears what it published
 			delete(s.deps, m.uri)
+			next.prior.forget(m.uri)
 		}
 	case modFiles:
 		for _, u := range m.files {

@@ -115,6 +115,10 @@ type snapshot struct {
 	// synced holds, per open document by key, how it stands to its file
 	// on disk (stale.go).
 	synced map[string]*bufferSync
+	// prior is the session's last plan of each patch document, and reads
+	// its files as the disk last showed them: shared by every snapshot.
+	prior *priorPlans
+	reads *readCache
 
 	mu       sync.Mutex
 	analyses map[uri.URI]*analysisOnce
@@ -123,9 +127,11 @@ type snapshot struct {
 
 var _ core.FS = (*snapshot)(nil)
 
-func emptySnapshot(trees *treesitter.Cache) *snapshot {
+func emptySnapshot(trees *treesitter.Cache, prior *priorPlans, reads *readCache) *snapshot {
 	return &snapshot{
 		trees:    trees,
+		prior:    prior,
+		reads:    reads,
 		docs:     map[uri.URI]*document{},
 		overlay:  map[string]*document{},
 		written:  map[string]*ownEdit{},
@@ -137,7 +143,7 @@ func emptySnapshot(trees *treesitter.Cache) *snapshot {
 
 // clone copies the maps a modification changes; analyses start afresh.
 func (s *snapshot) clone() *snapshot {
-	c := emptySnapshot(s.trees)
+	c := emptySnapshot(s.trees, s.prior, s.reads)
 	c.seq, c.view, c.settings = s.seq+1, s.view, s.settings
 	for k, v := range s.docs {
 		c.docs[k] = v

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fsrb/fsrb/core"
@@ -182,6 +183,14 @@ func (s *snapshot) conflicts(a *analysis) {
 		sp := b.PathSpan
 		if sp.Empty() {
 			sp = markerSpan(a.doc.mapper, &a.patch.Blocks[i])
+		}
+		if len(failed) == 0 {
+			// The plan is also the next analysis's to take files over
+			// from (core.Revalidate): a conflict is this snapshot's, so
+			// it goes on a copy.
+			p := *a.plan
+			p.Blocks, p.Problems = slices.Clone(p.Blocks), slices.Clone(p.Problems)
+			a.plan = &p
 		}
 		a.plan.Blocks[i].Status = core.StatusFailed
 		failed[b.Number] = true

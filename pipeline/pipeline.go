@@ -190,6 +190,10 @@ type Check struct {
 	Checker      Checker // tree-sitter; nil runs core alone
 	Syntax       Syntax  // when to add the Checker's syntax warnings
 	Revert       bool    // validate the patch's inverse (core.Revert)
+	// Previous is the plan of the same document a moment ago, validated
+	// with the same Check: core.Revalidate takes over the files it
+	// finds unchanged. nil validates everything.
+	Previous *core.Plan
 }
 
 // Validate is the one entry point of the engine that every front end
@@ -202,11 +206,12 @@ func Validate(patch *core.Patch, fsys core.FS, c Check) *core.Plan {
 	if c.Checker != nil {
 		opt.Explain = c.Checker.Explain
 	}
-	run := core.Validate
+	var plan *core.Plan
 	if c.Revert {
-		run = core.Revert
+		plan = core.Revert(patch, fsys, opt)
+	} else {
+		plan = core.Revalidate(c.Previous, patch, fsys, opt)
 	}
-	plan := run(patch, fsys, opt)
 	if c.Checker == nil || c.Syntax == SyntaxOff || c.Syntax == SyntaxIfOK && !plan.OK() {
 		return plan
 	}

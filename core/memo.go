@@ -1,0 +1,144 @@
+package core
+
+import (
+	"bytes"
+	"slices"
+)
+
+// memo is what one validation found, file by file, for Revalidate to take
+// over: each block's result and problems, and each file's content as read
+// and its change. Immutable once its plan is returned.
+type memo struct {
+	patch    *Patch
+	opt      Options
+	off      bool              // a move ties two files together: nothing is taken over
+	results  []BlockResult     // by block number - 1: the plan's
+	problems map[int][]Problem // the validation problems of each block that has some
+	files    map[string]*memoFile
+	reused   map[string]*memoFile // while validating: the files taken over from prev
+}
+
+// memoFile is one target file: its blocks (the numbers of those that
+// reached it, in order), its content as read and what the plan does to it.
+type memoFile struct {
+	blocks  []int
+	existed bool
+	orig    []byte
+	change  FileChange
+	changed bool
+}
+
+func newMemo(patch *Patch, opt Options) *memo {
+	m := &memo{patch: patch, opt: opt, files: map[string]*memoFile{}}
+	for i := range patch.Blocks {
+		if patch.Blocks[i].Op == OpMove || patch.Blocks[i].MoveTo != "" {
+			m.off = true
+		}
+	}
+	return m
+}
+
+// keep decides which files the validation takes over from prev, and
+// returns the memo to read each of their blocks from. A file is taken
+// over when it reads as it did, its blocks are the same blocks at the
+// same numbers and places (sameBlock), and both validations ran with the
+// same options.
+func (m *memo) keep(prev *Plan, v *validator, broken map[int]bool) []bool {
+	if prev == nil || prev.memo == nil || m.off || prev.memo.off || !sameOptions(m.opt, prev.memo.opt) {
+		return nil
+	}
+	pm := prev.memo
+	// Every block loads its file first thing (apply): loading them all
+	// ahead, in the same order, leaves the same state.
+	groups := map[*target][]int{}
+	for i := range m.patch.Blocks {
+		b := &m.patch.Blocks[i]
+		if !broken[b.Number] {
+			t := v.target(b)
+			groups[t] = append(groups[t], b.Number)
+		}
+	}
+	var kept []bool
+	for _, t := range v.order {
+		pf := pm.files[t.key]
+		if pf == nil || pf.existed != t.existed || !slices.Equal(pf.blocks, groups[t]) || !bytes.Equal(pf.orig, t.orig) {
+			continue
+		}
+		same := true
+		for _, n := range pf.blocks {
+			if n > len(pm.patch.Blocks) || !sameBlock(&m.patch.Blocks[n-1], &pm.patch.Blocks[n-1]) {
+				same = false
+				break
+			}
+		}
+		if !same {
+			continue
+		}
+		if m.reused == nil {
+			m.reused = map[string]*memoFile{}
+		}
+		m.reused[t.key] = pf
+		if kept == nil {
+			kept = make([]bool, len(m.patch.Blocks)+1)
+		}
+		for _, n := range pf.blocks {
+			kept[n] = true
+		}
+	}
+	return kept
+}
+
+// record keeps the problems block n's validation added.
+func (m *memo) record(n int, added []Problem) {
+	if len(added) == 0 {
+		return
+	}
+	if m.problems == nil {
+		m.problems = map[int][]Problem{}
+	}
+	ps := make([]Problem, len(added))
+	for i, p := range added {
+		p.Candidates = slices.Clone(p.Candidates)
+		ps[i] = p
+	}
+	m.problems[n] = ps
+}
+
+// file keeps a target's content as read and its change.
+func (m *memo) file(t *target, fc FileChange, changed bool) {
+	m.files[t.key] = &memoFile{existed: t.existed, orig: t.orig, change: fc, changed: changed}
+}
+
+// done lists each file's blocks, from the plan's results, and lets go of
+// prev.
+func (m *memo) done(results []BlockResult) *memo {
+	m.results = results
+	for _, res := range results {
+		if f := m.files[res.Path]; f != nil {
+			f.blocks = append(f.blocks, res.Block)
+		}
+	}
+	m.reused = nil
+	return m
+}
+
+func sameOptions(a, b Options) bool {
+	return a.Root == b.Root && slices.Equal(a.RootAliases, b.RootAliases) && a.Fuzzy == b.Fuzzy &&
+		a.Applied == b.Applied && (a.Explain == nil) == (b.Explain == nil)
+}
+
+// sameBlock reports whether two blocks are the same edit at the same
+// number and place: every field alike (memo_test.go checks that each one
+// counts).
+func sameBlock(a, b *Block) bool {
+	return a.Number == b.Number && a.Path == b.Path && a.Op == b.Op && a.Dialect == b.Dialect &&
+		a.Search == b.Search && a.Replace == b.Replace && a.InheritedFrom == b.InheritedFrom &&
+		a.Incomplete == b.Incomplete && a.Label == b.Label && slices.Equal(a.Anchors, b.Anchors) &&
+		a.EOF == b.EOF && a.Section == b.Section && a.MoveTo == b.MoveTo &&
+		a.HintLine == b.HintLine && a.HintEndLine == b.HintEndLine && slices.Equal(a.Hashes, b.Hashes) &&
+		a.ReplaceAll == b.ReplaceAll && a.Expected == b.Expected && a.InsertAfter == b.InsertAfter &&
+		a.Overwrite == b.Overwrite && a.Inverts == b.Inverts &&
+		a.Span == b.Span && a.Header == b.Header && a.PathSpan == b.PathSpan &&
+		a.SearchMarker == b.SearchMarker && a.SearchBody == b.SearchBody && a.Divider == b.Divider &&
+		a.ReplaceBody == b.ReplaceBody && a.ReplaceMarker == b.ReplaceMarker
+}
