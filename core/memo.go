@@ -7,7 +7,9 @@ import (
 
 // memo is what one validation found, file by file, for Revalidate to take
 // over: each block's result and problems, and each file's content as read
-// and its change. Immutable once its plan is returned.
+// and its change. Immutable once its plan is returned. Only Revalidate
+// keeps one (Validate's callers never revalidate); its methods do nothing
+// on a nil memo.
 type memo struct {
 	patch    *Patch
 	opt      Options
@@ -44,7 +46,7 @@ func newMemo(patch *Patch, opt Options) *memo {
 // same numbers and places (sameBlock), and both validations ran with the
 // same options.
 func (m *memo) keep(prev *Plan, v *validator, broken map[int]bool) []bool {
-	if prev == nil || prev.memo == nil || m.off || prev.memo.off || !sameOptions(m.opt, prev.memo.opt) {
+	if m == nil || prev == nil || prev.memo == nil || m.off || prev.memo.off || !sameOptions(m.opt, prev.memo.opt) {
 		return nil
 	}
 	pm := prev.memo
@@ -88,9 +90,18 @@ func (m *memo) keep(prev *Plan, v *validator, broken map[int]bool) []bool {
 	return kept
 }
 
+// taken is the file key as prev left it, when this validation takes it
+// over.
+func (m *memo) taken(key string) *memoFile {
+	if m == nil {
+		return nil
+	}
+	return m.reused[key]
+}
+
 // record keeps the problems block n's validation added.
 func (m *memo) record(n int, added []Problem) {
-	if len(added) == 0 {
+	if m == nil || len(added) == 0 {
 		return
 	}
 	if m.problems == nil {
@@ -106,12 +117,18 @@ func (m *memo) record(n int, added []Problem) {
 
 // file keeps a target's content as read and its change.
 func (m *memo) file(t *target, fc FileChange, changed bool) {
+	if m == nil {
+		return
+	}
 	m.files[t.key] = &memoFile{existed: t.existed, orig: t.orig, change: fc, changed: changed}
 }
 
 // done lists each file's blocks, from the plan's results, and lets go of
 // prev.
 func (m *memo) done(results []BlockResult) *memo {
+	if m == nil {
+		return nil
+	}
 	m.results = results
 	for _, res := range results {
 		if f := m.files[res.Path]; f != nil {

@@ -123,7 +123,7 @@ type target struct {
 // returns the resulting plan. It never writes. Every block is tried, so
 // every problem of every file is reported at once.
 func Validate(patch *Patch, fsys FS, opt Options) *Plan {
-	return validate(nil, patch, fsys, opt)
+	return validate(nil, patch, fsys, opt, false)
 }
 
 // Revalidate is Validate for a patch validated a moment ago with the same
@@ -132,12 +132,14 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 // the unit: a file whose blocks read as they did in prev's patch, at the
 // same numbers and places, and whose content fsys gives as it was, keeps
 // what prev found for it without matching again. The plan is Validate's,
-// whatever prev was; prev nil is Validate.
+// whatever prev was; prev nil validates everything.
 func Revalidate(prev *Plan, patch *Patch, fsys FS, opt Options) *Plan {
-	return validate(prev, patch, fsys, opt)
+	return validate(prev, patch, fsys, opt, true)
 }
 
-func validate(prev *Plan, patch *Patch, fsys FS, opt Options) *Plan {
+// validate is Validate; with remember, the plan keeps what Revalidate
+// takes over from it, and takes over what it can from prev.
+func validate(prev *Plan, patch *Patch, fsys FS, opt Options, remember bool) *Plan {
 	plan := &Plan{Patch: patch}
 	plan.Problems = append(plan.Problems, patch.Problems...)
 	broken := map[int]bool{}
@@ -151,8 +153,11 @@ func validate(prev *Plan, patch *Patch, fsys FS, opt Options) *Plan {
 	for i := range patch.Blocks {
 		v.named[patch.Blocks[i].Path]++
 	}
-	memo := newMemo(patch, opt)
-	kept := memo.keep(prev, v, broken)
+	var mem *memo // nil: nothing remembered
+	if remember {
+		mem = newMemo(patch, opt)
+	}
+	kept := mem.keep(prev, v, broken)
 	for i := range patch.Blocks {
 		b := &patch.Blocks[i]
 		res := BlockResult{Block: b.Number, Status: StatusFailed}
@@ -168,16 +173,16 @@ func validate(prev *Plan, patch *Patch, fsys FS, opt Options) *Plan {
 		default:
 			v.apply(b, &res)
 		}
-		memo.record(b.Number, plan.Problems[before:])
+		mem.record(b.Number, plan.Problems[before:])
 		plan.Blocks = append(plan.Blocks, res)
 	}
 	plan.Files = make([]FileChange, 0, len(v.order)) // not grown file by file
 	for _, t := range v.order {
 		fc, ok := t.change()
-		if f := memo.reused[t.key]; f != nil {
+		if f := mem.taken(t.key); f != nil {
 			fc, ok = f.change, f.changed
 		}
-		memo.file(t, fc, ok)
+		mem.file(t, fc, ok)
 		if ok {
 			plan.Files = append(plan.Files, fc)
 		}
@@ -188,7 +193,7 @@ func validate(prev *Plan, patch *Patch, fsys FS, opt Options) *Plan {
 	plan.Problems = append(plan.Problems, fileFolderClashes(patch, plan.Files)...)
 	speak(patch, plan.Problems)
 	plan.Problems.Sort()
-	plan.memo = memo.done(plan.Blocks)
+	plan.memo = mem.done(plan.Blocks)
 	return plan
 }
 

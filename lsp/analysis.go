@@ -90,7 +90,7 @@ func (s *snapshot) compute(d *document) *analysis {
 	// A keystroke or a streamed chunk changes a block or two: the files
 	// whose blocks and content are as the last analysis found them keep
 	// its results (W8 of make bench).
-	check.Previous = s.prior.get(d.uri)
+	check.Revalidate, check.Previous = true, s.prior.get(d.uri)
 	plan := pipeline.Validate(patch, s, check)
 	s.prior.put(d.uri, plan)
 	a.plan = plan

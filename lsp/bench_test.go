@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"fmt"
 	"runtime"
 	"sort"
 	"testing"
@@ -68,10 +69,16 @@ func liveHeap() int64 {
 
 // BenchmarkStreamChunk is one chunk of a chat answer streaming in (W8 of
 // make bench, without its pacing and with the debounce off): 20
-// characters appended to the end of a 500-block Markdown answer, from its
-// didChange to its publishDiagnostics.
+// characters appended to the end of a Markdown answer of 50 or 500
+// blocks, from its didChange to its publishDiagnostics.
 func BenchmarkStreamChunk(b *testing.B) {
-	w := gen.Answer(500)
+	for _, n := range []int{50, 500} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchStream(b, n) })
+	}
+}
+
+func benchStream(b *testing.B, blocks int) {
+	w := gen.Answer(blocks)
 	root := writeFiles(b, w.Files)
 	c := startClientWith(b, root, 0)
 	c.initialize(vscodeCaps, nil)
@@ -80,6 +87,7 @@ func BenchmarkStreamChunk(b *testing.B) {
 	u := c.open("answer.md", &text)
 	c.waitDiagnostics(u, 1)
 	at := start
+	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if at >= len(w.Patch) {

@@ -42,7 +42,7 @@ func TestStreamedAnswerAsFresh(t *testing.T) {
 	empty := ""
 	u := c.open("answer.md", &empty)
 	fresh := 0
-	check := func(step string, v int32) {
+	check := func(step string, v int32) []protocol.Diagnostic {
 		t.Helper()
 		got := c.waitDiagnostics(u, v)
 		text := c.text(u)
@@ -60,24 +60,30 @@ func TestStreamedAnswerAsFresh(t *testing.T) {
 			}
 		}
 		c.closeDoc(f)
+		return got
 	}
-	stream := func(s string) {
+	// stream appends s in chunks; while every block validates, the block
+	// still arriving is information, never an error.
+	stream := func(s string, valid bool) {
 		t.Helper()
 		for len(s) > 0 {
 			n := min(len(s), 7)
 			v := c.appendText(u, s[:n])
-			check(fmt.Sprintf("after %q", s[:n]), v)
+			got := check(fmt.Sprintf("after %q", s[:n]), v)
+			if errs := errorsOf(got); valid && len(errs) != 0 {
+				t.Fatalf("after %q: errors %v while the answer streams in", s[:n], errs)
+			}
 			s = s[n:]
 		}
 	}
 	third := strings.Index(streamAnswer, "And build")
-	stream(streamAnswer[:third])
+	stream(streamAnswer[:third], true)
 	// A target changes while the answer streams: b.py's block 2 no longer
 	// finds its text.
 	b := "x = 1\ny = 2 # edited\nz = 3\n"
 	c.open("b.py", &b)
 	check("b.py edited", c.edit(u, "Then b:", "Then b!"))
-	stream(streamAnswer[third:])
+	stream(streamAnswer[third:], false)
 	bu := c.uri("b.py")
 	check("b.py back", func() int32 { c.edit(bu, "y = 2 # edited", "y = 2"); return c.edit(u, "Then b!", "Then b:") }())
 	// A block in the middle is edited: a.py's second block then misses.

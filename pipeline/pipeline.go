@@ -190,10 +190,13 @@ type Check struct {
 	Checker      Checker // tree-sitter; nil runs core alone
 	Syntax       Syntax  // when to add the Checker's syntax warnings
 	Revert       bool    // validate the patch's inverse (core.Revert)
-	// Previous is the plan of the same document a moment ago, validated
-	// with the same Check: core.Revalidate takes over the files it
-	// finds unchanged. nil validates everything.
-	Previous *core.Plan
+	// Revalidate: the caller validates one document again and again (the
+	// language server, on every change), through core.Revalidate, which
+	// takes over from Previous, the plan of the same document a moment
+	// ago validated with the same Check (nil: none yet), the files it
+	// finds unchanged.
+	Revalidate bool
+	Previous   *core.Plan
 }
 
 // Validate is the one entry point of the engine that every front end
@@ -207,10 +210,13 @@ func Validate(patch *core.Patch, fsys core.FS, c Check) *core.Plan {
 		opt.Explain = c.Checker.Explain
 	}
 	var plan *core.Plan
-	if c.Revert {
+	switch {
+	case c.Revert:
 		plan = core.Revert(patch, fsys, opt)
-	} else {
+	case c.Revalidate:
 		plan = core.Revalidate(c.Previous, patch, fsys, opt)
+	default:
+		plan = core.Validate(patch, fsys, opt)
 	}
 	if c.Checker == nil || c.Syntax == SyntaxOff || c.Syntax == SyntaxIfOK && !plan.OK() {
 		return plan
