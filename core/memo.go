@@ -157,5 +157,6 @@ func sameBlock(a, b *Block) bool {
 		a.Overwrite == b.Overwrite && a.Inverts == b.Inverts &&
 		a.Span == b.Span && a.Header == b.Header && a.PathSpan == b.PathSpan &&
 		a.SearchMarker == b.SearchMarker && a.SearchBody == b.SearchBody && a.Divider == b.Divider &&
-		a.ReplaceBody == b.ReplaceBody && a.ReplaceMarker == b.ReplaceMarker
+		a.ReplaceBody == b.ReplaceBody && a.ReplaceMarker == b.ReplaceMarker &&
+		slices.Equal(a.Literal, b.Literal) && a.plain == b.plain && a.CRLF == b.CRLF
 }

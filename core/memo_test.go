@@ -10,7 +10,7 @@ import (
 // TestSameBlockCountsEveryField: a block that differs in any one field is
 // another block, so a field added to Block must be compared too.
 func TestSameBlockCountsEveryField(t *testing.T) {
-	base := Block{Number: 2, Path: "a.py", Search: "x\n", Replace: "y\n", Anchors: []string{"def f"}, Hashes: []HashRef{{Line: 1, Hash: "abcd"}}}
+	base := Block{Number: 2, Path: "a.py", Search: "x\n", Replace: "y\n", Anchors: []string{"def f"}, Hashes: []HashRef{{Line: 1, Hash: "abcd"}}, Literal: []int{0}}
 	if !sameBlock(&base, &base) {
 		t.Fatal("a block differs from itself")
 	}
@@ -19,7 +19,12 @@ func TestSameBlockCountsEveryField(t *testing.T) {
 		other := base
 		other.Anchors = append([]string(nil), base.Anchors...)
 		other.Hashes = append([]HashRef(nil), base.Hashes...)
+		other.Literal = append([]int(nil), base.Literal...)
 		f := reflect.ValueOf(&other).Elem().Field(i)
+		if !typ.Field(i).IsExported() {
+			// Unexported: set through a pointer of its own type.
+			f = reflect.NewAt(f.Type(), f.Addr().UnsafePointer()).Elem()
+		}
 		switch f.Kind() {
 		case reflect.String:
 			f.SetString(f.String() + "z")
