@@ -2,8 +2,6 @@ package lsp
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -28,24 +26,14 @@ func (a *analysis) closest(n int) (p core.Problem, c core.Candidate, ok bool) {
 	return core.Problem{}, core.Candidate{}, false
 }
 
-var hunkHeader = regexp.MustCompile(`^@@ -(\d+(?:,\d+)?) \+(\d+)((?:,\d+)?) @@`)
-
-// closestDiff is core's diff from SEARCH to the closest place, its new
-// side numbered as the file's lines and named after the file, so that
-// "@@ -1,5 +4,5 @@" reads as lines 4-8 of calc.py.
+// closestDiff is core's diff from SEARCH to the closest place (its new
+// side already numbered as the file's lines), its "+++" line naming the
+// file, so that "@@ -1,5 +4,5 @@" reads as lines 4-8 of calc.py.
 func closestDiff(path string, c core.Candidate) string {
 	lines := strings.SplitAfter(c.Diff, "\n")
 	for i, l := range lines {
-		switch {
-		case strings.HasPrefix(l, "+++ "):
+		if strings.HasPrefix(l, "+++ ") {
 			lines[i] = fmt.Sprintf("+++ %s (lines %d-%d)\n", path, c.Line, c.EndLine)
-		case strings.HasPrefix(l, "@@ "):
-			m := hunkHeader.FindStringSubmatch(l)
-			if m == nil {
-				continue
-			}
-			to, _ := strconv.Atoi(m[2])
-			lines[i] = fmt.Sprintf("@@ -%s +%d%s @@", m[1], to+c.Line-1, m[3]) + l[len(m[0]):]
 		}
 	}
 	return strings.Join(lines, "")
