@@ -36,16 +36,20 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 }
 
 func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (any, error) {
-	var u uri.URI
+	var str string
 	if len(params.Arguments) > 0 {
-		var str string
-		if json.Unmarshal(params.Arguments[0], &str) == nil {
-			u = uri.URI(str)
-		}
+		json.Unmarshal(params.Arguments[0], &str)
 	}
 	if params.Command == CommandApplied {
-		s.applied(ctx, string(u))
+		s.applied(ctx, str)
 		return nil, nil
+	}
+	// Decoded as a document's URI in a notification is, so that it names
+	// the same document: Neovim writes escapes in lower case (%5b), which
+	// the protocol's decoding turns to upper case.
+	u := uri.URI(str)
+	if p, err := uri.Parse(str); err == nil {
+		u = p
 	}
 	// Every edit is built from the files as they are now (disk.go).
 	snap := s.checkDisk()

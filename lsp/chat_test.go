@@ -1,0 +1,106 @@
+package lsp_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"github.com/fsrb/fsrb/lsp"
+)
+
+// openURI opens a document under any URI, with the language id an editor
+// gives it.
+func (c *testClient) openURI(u uri.URI, lang, text string) {
+	c.t.Helper()
+	c.mu.Lock()
+	c.versions[u] = 1
+	c.texts[u] = text
+	c.mu.Unlock()
+	err := c.notify(protocol.MethodTextDocumentDidOpen, &protocol.DidOpenTextDocumentParams{TextDocument: protocol.TextDocumentItem{
+		URI: u, LanguageID: protocol.LanguageKind(lang), Version: 1, Text: text,
+	}})
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.pullAfterChange(u)
+}
+
+const chatAnswer = "Sure, here is the change:\n\n```python\ncalc.py\n<<<<<<< SEARCH\ndef total(items):\n    return sum(items)\n=======\ndef total(items):\n    return sum(i.price for i in items)\n>>>>>>> REPLACE\n```\n\nThat should do it.\n"
+
+// A chat answer in an editor's scratch buffer: never a file on disk, named
+// by whatever URI the editor gives it (Neovim: the buffer's name under the
+// working directory, escaped in lower case; VS Code: untitled:). Sent as
+// Markdown, it is a patch document: its relative paths resolve against the
+// workspace root, the block still arriving is information, and Apply all
+// (the code action and the command, given the URI as the editor wrote it)
+// edits the target and never the answer.
+func TestChatAnswerInScratchBuffer(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		uri  func(root string) string
+	}{
+		{"neovim codecompanion", func(root string) string {
+			return strings.NewReplacer("[", "%5b", "]", "%5d", " ", "%20").Replace("file://" + filepath.ToSlash(root) + "/[CodeCompanion] 7")
+		}},
+		{"neovim avante", func(root string) string { return string(uri.File(filepath.Join(root, "AVANTE_RESULT"))) }},
+		{"untitled", func(string) string { return "untitled:Untitled-1" }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeFiles(t, map[string]string{"calc.py": "def total(items):\n    return sum(items)\n"})
+			c := newClient(t, root)
+			sent := tc.uri(root)
+			u, err := uri.Parse(sent) // as the server decodes it
+			if err != nil {
+				t.Fatal(err)
+			}
+			cut := strings.Index(chatAnswer, "=======")
+			c.openURI(uri.URI(sent), "markdown", chatAnswer[:cut])
+			arriving := c.waitDiagnostics(u, 1)
+			if got := errorsOf(arriving); len(got) != 0 {
+				t.Errorf("while the answer arrives: errors %v", got)
+			}
+			if len(arriving) == 0 || arriving[0].Severity != protocol.DiagnosticSeverityInformation {
+				t.Errorf("while the answer arrives: %+v, want one information", arriving)
+			}
+			c.mu.Lock()
+			c.versions[u], c.texts[u] = c.versions[uri.URI(sent)], c.texts[uri.URI(sent)]
+			c.mu.Unlock()
+			v := c.replace(u, chatAnswer)
+			if got := errorsOf(c.waitDiagnostics(u, v)); len(got) != 0 {
+				t.Fatalf("the whole answer: errors %v", got)
+			}
+			actions := c.codeActions(u, protocol.Range{}, lsp.KindApplyAll)
+			if len(actions) != 1 || actions[0].Edit == nil {
+				t.Fatalf("apply all: %+v", actions)
+			}
+			for _, dc := range actions[0].Edit.DocumentChanges {
+				td, ok := dc.(*protocol.TextDocumentEdit)
+				if !ok || td.TextDocument.URI != c.uri("calc.py") {
+					t.Errorf("apply all changes %+v, want calc.py only", dc)
+				}
+			}
+			if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyAll, Arguments: testArgs(sent)}, nil); err != nil {
+				t.Fatal(err)
+			}
+			c.waitFor("the edit sent", func() bool { return len(c.applied) == 1 })
+			c.locked(func() {
+				for _, dc := range c.applied[0].Edit.DocumentChanges {
+					if td, ok := dc.(*protocol.TextDocumentEdit); !ok || td.TextDocument.URI != c.uri("calc.py") {
+						t.Errorf("fsrb.applyAll changes %+v, want calc.py only", dc)
+					}
+				}
+			})
+			entries, err := os.ReadDir(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(entries) != 1 {
+				t.Errorf("the workspace holds %v, want calc.py alone", entries)
+			}
+		})
+	}
+}
