@@ -19,6 +19,8 @@ local function patterns()
   if g.markdown then
     table.insert(fts, 'markdown')
   end
+  -- Chat answer buffers (lua/fsrb/chat.lua).
+  vim.list_extend(fts, require('fsrb.chat').filetypes(g))
   return fts
 end
 vim.api.nvim_create_autocmd('FileType', {

@@ -21,6 +21,11 @@ local defaults = {
   -- Filetypes served. Set `markdown = true` to serve Markdown chat answers too.
   filetypes = { 'fsrb' },
   markdown = false,
+  -- Chat answer buffers (lua/fsrb/chat.lua): those of codecompanion.nvim,
+  -- avante.nvim and CopilotChat.nvim are served unless `chat = false`;
+  -- `chat_filetypes` adds the filetypes of other chat plugins.
+  chat = true,
+  chat_filetypes = {},
   -- Server settings (also sent as initializationOptions).
   fuzzy = false,
   -- The workspace root of a patch: a function(bufnr) -> path, or nil for the
@@ -245,12 +250,17 @@ local function filetypes()
   if M.config.markdown and not vim.tbl_contains(fts, 'markdown') then
     table.insert(fts, 'markdown')
   end
+  for _, ft in ipairs(require('fsrb.chat').filetypes(M.config)) do
+    if not vim.tbl_contains(fts, ft) then
+      table.insert(fts, ft)
+    end
+  end
   return fts
 end
 
 -- Whether bufnr is a patch the plugin serves (not a file patches edit).
 local function served(bufnr)
-  return vim.tbl_contains(filetypes(), vim.bo[bufnr].filetype)
+  return vim.tbl_contains(filetypes(), vim.bo[bufnr].filetype) or vim.b[bufnr].fsrb_paste == true
 end
 M.served = served
 
@@ -432,6 +442,7 @@ local function client_config(root)
     settings = { fsrb = server_settings() },
     handlers = handlers(),
     capabilities = cfg.capabilities,
+    get_language_id = require('fsrb.chat').language_id,
     on_attach = function(client, bufnr)
       M.on_attach(client, bufnr, cfg.on_attach)
     end,
@@ -528,6 +539,7 @@ function M.lsp_config()
     settings = { fsrb = server_settings() },
     handlers = handlers(),
     capabilities = cfg.capabilities,
+    get_language_id = require('fsrb.chat').language_id,
     -- The plugin's part of attaching (lenses, the files patches edit) is
     -- done by its LspAttach autocommand, so that an on_attach of the user's
     -- (vim.lsp.config('fsrb', { on_attach = ... })) takes nothing away.
@@ -540,7 +552,11 @@ end
 function M.attach(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   if vim.bo[bufnr].buftype ~= '' then
-    return nil
+    -- A chat answer or a pasted patch: served, never written.
+    local chat = require('fsrb.chat')
+    if not chat.is_scratch(bufnr) or not chat.ready(bufnr) then
+      return nil
+    end
   end
   if not M.executable() then
     if not M._warned then
@@ -865,8 +881,9 @@ function M._setup(opts, by)
         end
         return
       end
-      if M.managed_by_enable() then
-        -- vim.lsp.enable's own FileType autocommand starts the client; only
+      if M.managed_by_enable() and vim.bo[args.buf].buftype == '' then
+        -- vim.lsp.enable's own FileType autocommand starts the client
+        -- (for files only: the plugin attaches scratch buffers); only
         -- say when it cannot (Neovim itself writes that to its log only).
         if not M.executable() then
           M.attach(args.buf)
@@ -928,7 +945,7 @@ function M._setup(opts, by)
           vim.cmd('setlocal syntax=fsrb')
         end)
       end
-      if not M.managed_by_enable() then
+      if not M.managed_by_enable() or vim.bo[b].buftype ~= '' then
         M.attach(b)
       end
     end

@@ -1,0 +1,124 @@
+-- Patches that are never files: the answer buffers of chat plugins
+-- (codecompanion.nvim, avante.nvim, CopilotChat.nvim, and the filetypes of
+-- `chat_filetypes`) and the buffers of :Fsrb paste (lua/fsrb/paste.lua).
+-- Both are scratch buffers (buftype=nofile), which Neovim never writes and
+-- vim.lsp.enable never attaches: the plugin attaches them itself.
+--
+-- The server sees such a buffer under the URI Neovim gives it (its name
+-- under the working directory, a file that does not exist) with the
+-- language id `markdown` for a chat answer: the server analyzes it as a
+-- Markdown answer, resolves its paths against the client's root, and
+-- applying writes the files it names, never the buffer.
+local M = {}
+
+-- The chat plugins whose answer buffers are served unless `chat = false`:
+-- codecompanion.nvim ("[CodeCompanion] N", renamed by its title),
+-- avante.nvim ("AVANTE_RESULT", named after its filetype is set),
+-- CopilotChat.nvim ("copilot-chat").
+M.known = { 'codecompanion', 'Avante', 'copilot-chat' }
+
+local function config()
+  local fsrb = package.loaded['fsrb']
+  if fsrb then
+    return fsrb.config
+  end
+  return type(vim.g.fsrb) == 'table' and vim.g.fsrb or {}
+end
+
+--- The filetypes of the chat buffers served: the known plugins' (unless
+--- `chat = false`) and `chat_filetypes`.
+function M.filetypes(cfg)
+  cfg = cfg or config()
+  local out = {}
+  if cfg.chat ~= false then
+    vim.list_extend(out, M.known)
+  end
+  for _, ft in ipairs(type(cfg.chat_filetypes) == 'table' and cfg.chat_filetypes or {}) do
+    if not vim.tbl_contains(out, ft) then
+      table.insert(out, ft)
+    end
+  end
+  return out
+end
+
+--- Whether bufnr is a chat answer buffer the plugin serves.
+function M.is_chat(bufnr)
+  return vim.tbl_contains(M.filetypes(), vim.bo[bufnr].filetype)
+end
+
+--- Whether bufnr is a served patch that is never written: a chat answer
+--- or a :Fsrb paste buffer.
+function M.is_scratch(bufnr)
+  return vim.b[bufnr].fsrb_paste == true or M.is_chat(bufnr)
+end
+
+--- The language id the client sends for bufnr: a chat answer is Markdown
+--- whatever its plugin calls its filetype.
+function M.language_id(bufnr, filetype)
+  if M.is_chat(bufnr) then
+    return 'markdown'
+  end
+  return filetype
+end
+
+-- Neovim's client names a buffer by its current name in every
+-- notification and never tells the server of a rename: codecompanion
+-- renames its buffer to the chat's title, avante names its buffer only
+-- when it shows it. So the buffer leaves the server before a rename and
+-- comes back under its new name after.
+local watched = {}
+
+local function detach(bufnr)
+  if not vim.lsp.buf_detach_client then
+    return
+  end
+  for _, c in ipairs(require('fsrb').clients(bufnr)) do
+    vim.lsp.buf_detach_client(bufnr, c.id)
+  end
+  vim.b[bufnr].fsrb_served = nil
+end
+
+local function watch(bufnr)
+  if watched[bufnr] then
+    return
+  end
+  watched[bufnr] = true
+  local group = vim.api.nvim_create_augroup('fsrb_scratch_' .. bufnr, { clear = true })
+  vim.api.nvim_create_autocmd('BufFilePre', {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      detach(bufnr)
+    end,
+    desc = 'fsrb: a chat buffer leaves the server under its old name',
+  })
+  vim.api.nvim_create_autocmd('BufFilePost', {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      if M.is_scratch(bufnr) and vim.api.nvim_buf_get_name(bufnr) ~= '' then
+        require('fsrb').attach(bufnr)
+      end
+    end,
+    desc = 'fsrb: a chat buffer comes back under its new name',
+  })
+  vim.api.nvim_create_autocmd({ 'BufWipeout', 'BufDelete' }, {
+    group = group,
+    buffer = bufnr,
+    callback = function()
+      watched[bufnr] = nil
+      pcall(vim.api.nvim_del_augroup_by_id, group)
+    end,
+    desc = 'fsrb: forget a chat buffer',
+  })
+end
+
+--- Called by attach() for a scratch buffer: false while it has no name
+--- yet (avante names its buffer after setting its filetype; the server
+--- would get a URI without a path), which then attaches when it gets one.
+function M.ready(bufnr)
+  watch(bufnr)
+  return vim.api.nvim_buf_get_name(bufnr) ~= ''
+end
+
+return M
