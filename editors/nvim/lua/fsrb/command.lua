@@ -28,7 +28,7 @@ local function block_arg(args)
 end
 
 -- In completion order.
-M.order = { 'apply', 'apply-block', 'preview', 'revert', 'revert-block', 'status', 'log', 'restart' }
+M.order = { 'apply', 'apply-block', 'preview', 'revert', 'revert-block', 'status', 'paste', 'log', 'restart' }
 
 -- The preview the current tab page shows (lua/fsrb/preview.lua), or nil;
 -- loads nothing when no preview was ever opened.
@@ -98,6 +98,17 @@ M.subcommands = {
     run = function()
       local p = in_preview()
       fsrb().status(p and p.patch or 0, fsrb().show_status)
+    end,
+  },
+  paste = {
+    desc = 'open a register (default: the clipboard) as a patch that is never written',
+    nargs = '?',
+    run = function(args)
+      if args[1] and #args[1] ~= 1 then
+        err(string.format("'%s' is not a register name", args[1]))
+        return
+      end
+      require('fsrb.paste').open(args[1])
     end,
   },
   log = {
@@ -183,7 +194,7 @@ function M.create()
   end, {
     nargs = '*',
     complete = M.complete,
-    desc = 'fsrb: apply | apply-block [N] | preview | revert | revert-block [N] | status | log | restart',
+    desc = 'fsrb: apply | apply-block [N] | preview | revert | revert-block [N] | status | paste [REG] | log | restart',
   })
   for old, sub in pairs(M.aliases) do
     local nargs = M.subcommands[sub].nargs or 0
