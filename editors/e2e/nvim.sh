@@ -95,6 +95,16 @@ run() {
       echo "e2e-nvim: an Apply discarded with :qall! left notes/ behind:" >&2; ls -lR "$dir/ws2/notes" >&2; status=1
     fi
   fi
+  # Chat answers in the scratch buffers of chat plugins, and :Fsrb paste.
+  if [ $status -eq 0 ]; then
+    mkdir -p "$dir/ws3"
+    cp -R "$here/fixture/chat/before/." "$dir/ws3/"
+    ( cd "$dir/ws3" &&
+      env PATH="$path" XDG_CACHE_HOME="$dir/cache3" XDG_STATE_HOME="$dir/state3" XDG_CONFIG_HOME="$dir/config" \
+          XDG_DATA_HOME="$dir/data" FSRB_MODE="$mode" FSRB_CHAT_ANSWER="$here/fixture/chat/answer.md" \
+          FSRB_CHAT_BEFORE="$here/fixture/chat/before" FSRB_CHAT_AFTER="$here/fixture/chat/after" \
+          timeout 90 "$nvim" --headless -i NONE -n -c "luafile $here/nvim/chat.lua" </dev/null 2>>"$dir/nvim.stderr" ) || status=$?
+  fi
   if [ $status -eq 0 ] && grep -qi deprecated "$dir/nvim.stderr"; then
     echo "e2e-nvim: Neovim $version ($mode) printed a deprecation warning:" >&2
     status=3

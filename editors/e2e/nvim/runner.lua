@@ -318,10 +318,10 @@ local function main()
     check(type(plug) == 'table' and next(plug) ~= nil, '<Plug>(fsrb-preview) mapped')
     -- :Fsrb completes its subcommands.
     local subs = vim.fn.getcompletion('Fsrb ', 'cmdline')
-    check(table.concat(subs, ' ') == 'apply apply-block preview revert revert-block status log restart',
-      ':Fsrb completes apply apply-block preview revert revert-block status log restart', table.concat(subs, ' '))
+    check(table.concat(subs, ' ') == 'apply apply-block preview revert revert-block status paste log restart',
+      ':Fsrb completes apply apply-block preview revert revert-block status paste log restart', table.concat(subs, ' '))
     subs = vim.fn.getcompletion('Fsrb p', 'cmdline')
-    check(table.concat(subs, ' ') == 'preview', ':Fsrb p<Tab>: preview', table.concat(subs, ' '))
+    check(table.concat(subs, ' ') == 'preview paste', ':Fsrb p<Tab>: preview paste', table.concat(subs, ' '))
     subs = vim.fn.getcompletion('Fsrb re', 'cmdline')
     check(table.concat(subs, ' ') == 'revert revert-block restart', ':Fsrb re<Tab>: revert revert-block restart', table.concat(subs, ' '))
     check(#vim.fn.getcompletion('Fsrb apply ', 'cmdline') == 0, ':Fsrb apply <Tab>: nothing more')
