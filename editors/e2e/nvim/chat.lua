@@ -358,7 +358,28 @@ local function paste()
   check(vim.b[b].fsrb_paste == true and table.concat(vim.api.nvim_buf_get_lines(b, 0, -1, false), '\n') .. '\n' == answer,
     ':Fsrb paste without a clipboard: the unnamed register')
   check((notes[1] or ''):find('unnamed register', 1, true) ~= nil, ':Fsrb paste without a clipboard: says so', notes[1])
-  vim.cmd('silent! bwipeout! ' .. b)
+  wipe(b)
+end
+
+-- A chat named like a file of the workspace (codecompanion names a chat
+-- after its title): not served, or the server would take the answer for
+-- that file.
+local function named_like_a_file()
+  reset()
+  local fsrb = require('fsrb')
+  local notes = {}
+  local notify = vim.notify
+  vim.notify = function(msg) table.insert(notes, msg) end
+  local b = vim.api.nvim_create_buf(true, true)
+  vim.api.nvim_buf_set_name(b, 'calc.py')
+  vim.api.nvim_buf_set_lines(b, 0, -1, false, vim.split(answer, '\n', { plain = true }))
+  vim.bo[b].filetype = 'codecompanion'
+  vim.notify = notify
+  vim.wait(300)
+  check(#fsrb.clients(b) == 0, 'a chat buffer named calc.py is not served')
+  check((notes[1] or ''):find("named like the file 'calc.py'", 1, true) ~= nil, 'a chat buffer named calc.py: a warning says why', notes[1])
+  wipe(b)
+  check(read(ws .. '/calc.py') == read(before_dir .. '/calc.py'), 'a chat buffer named calc.py: calc.py untouched')
 end
 
 local function main()
@@ -375,6 +396,9 @@ local function main()
   end
   if not only or only:find('paste', 1, true) then
     paste()
+  end
+  if not only then
+    named_like_a_file()
   end
 end
 

@@ -113,12 +113,28 @@ local function watch(bufnr)
   })
 end
 
+local told = {}
+
 --- Called by attach() for a scratch buffer: false while it has no name
 --- yet (avante names its buffer after setting its filetype; the server
 --- would get a URI without a path), which then attaches when it gets one.
+--- False too for a name that is an existing file or folder (a chat
+--- titled "README.md"): the server would take the answer for that file's
+--- text, and edit the answer when a patch edits the file.
 function M.ready(bufnr)
   watch(bufnr)
-  return vim.api.nvim_buf_get_name(bufnr) ~= ''
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' then
+    return false
+  end
+  if vim.fn.filereadable(name) == 1 or vim.fn.isdirectory(name) == 1 then
+    if not told[name] then
+      told[name] = true
+      vim.notify(string.format("fsrb: chat buffer %d is named like the file '%s': not served until it is renamed", bufnr, vim.fn.fnamemodify(name, ':~:.')), vim.log.levels.WARN)
+    end
+    return false
+  end
+  return true
 end
 
 return M
