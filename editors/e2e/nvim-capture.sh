@@ -12,9 +12,13 @@
 #   - screenshots/nvim-preview.{txt,png}: Neovim 0.12 (the same) after the
 #     quick fix and :Fsrb preview (capture-preview.lua), on src/app.py's tab
 #     page: the current and the proposed text as a diff.
+#   - screenshots/nvim-chat-arriving.{txt,png} and nvim-chat.{txt,png}:
+#     Neovim 0.12 (the same), a chat answer streaming into a
+#     codecompanion-like buffer beside calc.py (capture-chat.lua): while
+#     its second block arrives, and once the answer is complete.
 #   usage: nvim-capture.sh [OUT_DIR]     (FSRB_LSP_BIN: a prebuilt server;
 #          FSRB_CAPTURES="preview": only those of nvim, nvim010,
-#          nvim012, applied, preview)
+#          nvim012, applied, preview, ondisk, chat)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -138,4 +142,21 @@ flag=$(cat "$tmp/flag-ondisk" 2>/dev/null || echo "no answer")
 tmux send-keys -t "$session" ':cd .' Enter ':belowright 11split +7 src/app.py' Enter 'zt' ':wincmd k' Enter ':Fsrb status' Enter
 sleep 1
 shoot nvim-ondisk 40
+fi
+
+# 5. Neovim 0.12 (as above): a chat answer streaming into a
+# codecompanion-like buffer (capture-chat.lua), while its second block
+# arrives and once it is complete. Drawn by default and by
+# FSRB_CAPTURES="chat".
+if wanted chat || [ -z "${FSRB_CAPTURES:-}" ]; then
+start chat 34 "$nvim_applied"
+sleep 1
+tmux send-keys -t "$session" ":luafile $here/nvim/capture-chat.lua" Enter
+for step in mid done; do
+  for _ in $(seq 300); do [ "$(cat "$tmp/flag-chat" 2>/dev/null)" = "$step" ] && break; grep -q '^error' "$tmp/flag-chat" 2>/dev/null && break; sleep 0.1; done
+  flag=$(cat "$tmp/flag-chat" 2>/dev/null || echo "no answer")
+  [ "$flag" = "$step" ] || { tmux capture-pane -t "$session" -p >&2; echo "nvim-capture: $flag" >&2; exit 1; }
+  sleep 0.5
+  if [ "$step" = mid ]; then shoot nvim-chat-arriving 34; touch "$tmp/flag-chat.go"; else shoot nvim-chat 34; fi
+done
 fi
