@@ -11,7 +11,8 @@
 --                  line and column with nvim_buf_set_text, chunk by chunk,
 --                  modifiable off between writes; then renamed to the
 --                  chat's title;
---   avante         a nofile, bufhidden=wipe, non-modifiable buffer, filetype
+--   avante         a nofile, bufhidden=wipe, non-modifiable buffer (the
+--                  cursor in another window), filetype
 --                  "Avante" set first, named "AVANTE_RESULT" when shown; the
 --                  whole buffer rewritten at every chunk;
 --   copilot-chat   nvim_create_buf(false, true), filetype "copilot-chat"
@@ -173,8 +174,10 @@ styles.avante = {
     vim.bo[b].modifiable = false
     vim.bo[b].filetype = 'Avante'
     vim.api.nvim_buf_set_name(b, 'AVANTE_RESULT')
+    vim.cmd('wincmd p') -- the cursor stays where the question was typed
     return b
   end,
+  unfocused = true,
   write = function(b, _, sofar)
     vim.bo[b].modifiable = true
     vim.api.nvim_buf_set_lines(b, 0, -1, false, vim.split('- Datetime: today\n- Model: claude\n\n> Charge by price\n\n' .. sofar, '\n', { plain = true }))
@@ -270,11 +273,17 @@ local function chat(style)
     s.finish(b)
   end
   check(vim.wait(10000, function() return #fsrb.clients(b) == 1 end, 20), label .. ': the client attached once the answer is complete', vim.api.nvim_buf_get_name(b))
+  if s.unfocused and not has('0.10') then
+    -- 0.7 refreshes the lenses of the current buffer only.
+    vim.api.nvim_set_current_win(vim.fn.bufwinid(b))
+  end
   check(vim.wait(10000, function()
-    refresh(b)
+    if not s.unfocused then
+      refresh(b)
+    end
     local t = titles(b)
     return t:find('#1', 1, true) and t:find('#2', 1, true) and t:find('Apply all', 1, true)
-  end, 100), label .. ': lenses of both blocks and Apply all', titles(b))
+  end, 100), label .. ': lenses of both blocks and Apply all' .. (s.unfocused and ', the window not current' or ''), titles(b))
   log('lenses: %s', titles(b))
   pcall(vim.api.nvim_del_autocmd, au)
   check(#seen_errors == 0 and #errors(b) == 0, label .. ': no error diagnostic while the answer arrived', table.concat(seen_errors, ' / '))

@@ -903,7 +903,11 @@ function M._setup(opts, by)
       group = group,
       callback = function(args)
         local b = args.buf
-        if b == vim.api.nvim_get_current_buf() and served(b) and #M.clients(b) > 0 then
+        -- 0.10 and 0.11 refresh any buffer: also a patch shown in another
+        -- window, such as a chat answer streaming in while the cursor is
+        -- in the code (0.7 refreshes the current buffer only).
+        local shown = b == vim.api.nvim_get_current_buf() or (has('0.10') and vim.fn.bufwinid(b) ~= -1)
+        if shown and served(b) and #M.clients(b) > 0 then
           refresh_lenses(b)
         end
       end,
