@@ -20,9 +20,12 @@
 --                  nvim_buf_set_text.
 -- For each: the fsrb client attaches; no error diagnostic ever shows while
 -- the answer arrives, and a block cut short reads as information; once it
--- is complete, both blocks' lenses, a hover, "Apply all blocks" offered
--- once, the preview's two files; :Fsrb apply + :wall write both files byte for byte; the chat
+-- is complete, both blocks' lenses (for avante, whose window is not the
+-- current one, refreshed by the plugin), a hover, "Apply all blocks"
+-- offered once, the preview's two files; :Fsrb apply (for avante, run
+-- from another window) + :wall write both files byte for byte; the chat
 -- buffer stays nofile and nothing is written for it.
+-- A chat buffer named like a file of the workspace is not served.
 -- Then :Fsrb paste a with a patch in register a: served, :Fsrb apply +
 -- :wall write the files, the paste buffer writes nothing; and :Fsrb paste
 -- with no clipboard falls back to the unnamed register, saying so.
@@ -208,11 +211,21 @@ styles['copilot-chat'] = {
 
 -- Applies the patch in buf with :Fsrb apply, writes with :wall, checks the
 -- files byte for byte and that nothing else was written.
-local function apply_and_check(label, buf)
+-- elsewhere: from another window, which shows no patch (avante's input).
+local function apply_and_check(label, buf, elsewhere)
   local fsrb = require('fsrb')
   local done = false
   local au = vim.api.nvim_create_autocmd('User', { pattern = 'FsrbCommandDone', once = true, callback = function() done = true end })
-  vim.api.nvim_set_current_buf(buf)
+  if elsewhere then
+    vim.cmd('wincmd p')
+    if vim.api.nvim_get_current_buf() == buf then
+      vim.cmd('wincmd p')
+    end
+    vim.cmd('enew')
+    label = label .. ' (:Fsrb apply from another window)'
+  else
+    vim.api.nvim_set_current_buf(buf)
+  end
   vim.cmd('Fsrb apply')
   check(vim.wait(10000, function() return done end, 20), label .. ': :Fsrb apply answered')
   pcall(vim.api.nvim_del_autocmd, au)
@@ -325,7 +338,7 @@ local function chat(style)
   fsrb.preview(b, function(err, result) pv = { err = err, result = result } end)
   check(vim.wait(5000, function() return pv ~= nil end, 20) and not pv.err and type(pv.result) == 'table' and #(pv.result.files or {}) == 2,
     label .. ': the preview shows both files', vim.inspect(pv))
-  apply_and_check(label, b)
+  apply_and_check(label, b, s.unfocused)
   wipe(b)
 end
 

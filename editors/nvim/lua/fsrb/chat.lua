@@ -113,6 +113,23 @@ local function watch(bufnr)
   })
 end
 
+--- The one chat answer or pasted patch shown in a window of the current
+--- tab page and served, or nil (none, or several): what :Fsrb apply works
+--- on from another buffer, such as avante's input window.
+function M.shown()
+  local found
+  for _, w in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    local b = vim.api.nvim_win_get_buf(w)
+    if b ~= found and M.is_scratch(b) and vim.b[b].fsrb_served then
+      if found then
+        return nil
+      end
+      found = b
+    end
+  end
+  return found
+end
+
 local told = {}
 
 --- Called by attach() for a scratch buffer: false while it has no name

@@ -47,6 +47,16 @@ local function not_in_preview(name)
   return true
 end
 
+-- The patch a command works on: the current buffer, or, from a buffer
+-- that is no patch (avante's input window), the one chat answer shown in
+-- the tab page (lua/fsrb/chat.lua).
+local function patch_buf()
+  if package.loaded['fsrb'] and not fsrb().served(vim.api.nvim_get_current_buf()) then
+    return require('fsrb.chat').shown() or 0
+  end
+  return 0
+end
+
 M.subcommands = {
   apply = {
     desc = 'apply every block of this patch (all or nothing); in the preview, its patch',
@@ -55,7 +65,7 @@ M.subcommands = {
       if p then
         require('fsrb.preview').apply(p)
       else
-        fsrb().apply_all(0)
+        fsrb().apply_all(patch_buf())
       end
     end,
   },
@@ -73,14 +83,14 @@ M.subcommands = {
     desc = 'revert every block of this applied patch (all or nothing)',
     run = function()
       if not_in_preview('revert') then
-        fsrb().revert_all(0)
+        fsrb().revert_all(patch_buf())
       end
     end,
   },
   preview = {
     desc = 'show the whole change, one diff per file, before applying it',
     run = function()
-      require('fsrb.preview').open(0)
+      require('fsrb.preview').open(patch_buf())
     end,
   },
   ['revert-block'] = {
@@ -97,7 +107,7 @@ M.subcommands = {
     desc = "show the patch's state and each block's",
     run = function()
       local p = in_preview()
-      fsrb().status(p and p.patch or 0, fsrb().show_status)
+      fsrb().status(p and p.patch or patch_buf(), fsrb().show_status)
     end,
   },
   paste = {
