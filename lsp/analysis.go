@@ -15,6 +15,9 @@ type analysis struct {
 	patch *core.Patch
 	plan  *core.Plan
 	deps  map[string]bool // the target files it names, cleaned and resolved
+	// skipped holds the numbers of the blocks left out of Apply all
+	// (skip.go).
+	skipped map[int]bool
 }
 
 // priorPlans holds the last plan of each patch document, whichever
@@ -89,11 +92,9 @@ func (s *snapshot) compute(d *document) *analysis {
 	check.Syntax = pipeline.SyntaxIfOK
 	// A keystroke or a streamed chunk changes a block or two: the files
 	// whose blocks and content are as the last analysis found them keep
-	// its results (W8 of make bench).
-	check.Revalidate, check.Previous = true, s.prior.get(d.uri)
-	plan := pipeline.Validate(patch, s, check)
-	s.prior.put(d.uri, plan)
-	a.plan = plan
+	// its results (skip.go's validate; W8 of make bench).
+	plan, skipped := s.validate(d.uri, d, patch, check)
+	a.plan, a.skipped = plan, skipped
 	s.conflicts(a)
 	for i, b := range patch.Blocks {
 		if clean, err := core.CleanPath(s.view.slashRoot, b.Path); err == nil {

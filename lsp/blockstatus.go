@@ -13,6 +13,9 @@ func (a *analysis) status(n int) string {
 	if !ok {
 		return ""
 	}
+	if res.Status == statusSkipped {
+		return "skipped"
+	}
 	if res.Status == core.StatusApplied {
 		b := a.patch.Blocks[n-1]
 		switch {

@@ -42,6 +42,7 @@ var producers = []struct {
 	}},
 	{protocol.CodeActionKindRefactorRewrite, applyBlocks},
 	{protocol.CodeActionKindRefactorRewrite, revertBlocks},
+	{protocol.CodeActionKindRefactorRewrite, skipActions},
 }
 
 func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
@@ -100,6 +101,9 @@ func applyAll(r *actionRequest, kind protocol.CodeActionKind) ([]protocol.CodeAc
 		return nil, nil // offered only when every block validates
 	}
 	title := fmt.Sprintf("Apply all blocks (%s to %s)", plural(r.a.plan.BlockCount(), "block"), plural(len(r.a.plan.Files), "file"))
+	if len(r.a.skipped) > 0 {
+		title = strings.TrimSuffix(title, ")") + ", " + r.a.skippedList() + " skipped)"
+	}
 	return wholePatch(r, kind, r.a.plan, title, CommandApplyAll, true), nil
 }
 
@@ -113,7 +117,7 @@ func revertAll(r *actionRequest, kind protocol.CodeActionKind) ([]protocol.CodeA
 	if !plan.OK() {
 		return nil, nil // the command says why; a menu entry would only fail
 	}
-	title := fmt.Sprintf("Revert all blocks (%s in %s)", plural(len(r.a.patch.Blocks), "block"), plural(len(plan.Files), "file"))
+	title := fmt.Sprintf("Revert all blocks (%s in %s)", plural(len(r.a.included()), "block"), plural(len(plan.Files), "file"))
 	return wholePatch(r, kind, plan, title, CommandRevertAll, false), nil
 }
 
@@ -146,7 +150,12 @@ func revertBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
 // applyBlocks offers "Apply block #N" on each block in range that applies
 // alone.
 func applyBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
-	return perBlock(r, "Apply", func(b *core.Block) *core.Plan { return r.snap.planBlock(r.a, b.Number) }), nil
+	return perBlock(r, "Apply", func(b *core.Block) *core.Plan {
+		if r.a.skipped[b.Number] {
+			return nil // "Include block" first: a skipped block is out of the patch
+		}
+		return r.snap.planBlock(r.a, b.Number)
+	}), nil
 }
 
 // perBlock makes one action per block in the requested range whose plan

@@ -82,6 +82,9 @@ func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCom
 		case a.state() == lifeApplied:
 			s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: nothing to apply: every block of the patch is applied already (%s); Revert all blocks undoes it", plural(len(a.patch.Blocks), "block")))
 			return nil, nil
+		case a.state() == lifeSkipped:
+			s.show(ctx, protocol.MessageTypeInfo, "fsrb: nothing to apply: every block of the patch is skipped; Include block puts one back")
+			return nil, nil
 		case !a.applies():
 			n := len(a.plan.Problems.Errors())
 			s.show(ctx, protocol.MessageTypeError, fmt.Sprintf("fsrb: nothing applied: the patch has %s; every block must validate", plural(n, "problem")))
@@ -107,6 +110,12 @@ func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCom
 			return nil, nil
 		}
 		return s.send(ctx, snap, params, plan, fmt.Sprintf("fsrb: apply block #%d", n), "applied")
+	case CommandSkipBlock, CommandIncludeBlock:
+		n, err := block()
+		if err != nil {
+			return nil, err
+		}
+		return s.skipCommand(ctx, a, n, params.Command == CommandSkipBlock)
 	case CommandRevertAll:
 		if !a.reverts() {
 			s.show(ctx, protocol.MessageTypeError, "fsrb: nothing reverted: "+notApplied(a))
@@ -151,7 +160,7 @@ func hasFileOps(edit *protocol.WorkspaceEdit) bool {
 // notApplied says which blocks keep a patch from being reverted.
 func notApplied(a *analysis) string {
 	var nums []string
-	for _, b := range a.patch.Blocks {
+	for _, b := range a.included() {
 		if a.blockState(b.Number) != lifeApplied {
 			nums = append(nums, fmt.Sprintf("#%d (%s)", b.Number, a.status(b.Number)))
 		}

@@ -63,6 +63,7 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 				Title: "Revert", Command: CommandRevertBlock, Arguments: args(uri, b.Number),
 			}})
 		}
+		out = append(out, skipLens(a, &b, rng)...)
 	}
 	return out, nil
 }

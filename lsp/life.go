@@ -18,6 +18,7 @@ const (
 	lifeReady    lifeState = "ready"          // every block applies
 	lifePartly   lifeState = "partly-applied" // some applied, every other one applies
 	lifeApplied  lifeState = "applied"        // every block stands applied
+	lifeSkipped  lifeState = "skipped"        // the user left the block (every block) out of Apply all
 )
 
 // state is the patch's place in its life.
@@ -30,9 +31,11 @@ func (a *analysis) state() lifeState {
 	if len(a.patch.Blocks) == 0 || !a.plan.OK() {
 		return lifeProblems
 	}
-	applied := a.plan.AppliedCount()
+	applied, included := a.plan.AppliedCount(), len(a.included())
 	switch {
-	case applied == len(a.patch.Blocks):
+	case included == 0:
+		return lifeSkipped
+	case applied == included:
 		return lifeApplied
 	case applied > 0:
 		return lifePartly
@@ -50,6 +53,8 @@ func (a *analysis) blockState(n int) lifeState {
 		return lifeApplied
 	case res.Status == core.StatusApplies:
 		return lifeReady
+	case res.Status == statusSkipped:
+		return lifeSkipped
 	}
 	if n <= len(a.patch.Blocks) && a.patch.Blocks[n-1].Incomplete && a.state() == lifeArriving {
 		return lifeArriving
@@ -58,33 +63,35 @@ func (a *analysis) blockState(n int) lifeState {
 }
 
 // applies reports whether "Apply all blocks" has something to do: every
-// block validates or stands applied, and at least one is still to apply.
+// block not skipped validates or stands applied, and at least one is still
+// to apply.
 func (a *analysis) applies() bool {
 	if len(a.patch.Blocks) == 0 || !a.plan.OK() || a.plan.BlockCount() == 0 {
 		return false
 	}
 	for _, r := range a.plan.Blocks {
-		if r.Status != core.StatusApplies && r.Status != core.StatusApplied {
+		if r.Status != core.StatusApplies && r.Status != core.StatusApplied && r.Status != statusSkipped {
 			return false
 		}
 	}
 	return true
 }
 
-// reverts reports whether "Revert all blocks" is offered: every block
-// stands applied.
+// reverts reports whether "Revert all blocks" is offered: every block not
+// skipped stands applied.
 func (a *analysis) reverts() bool {
 	return a.state() == lifeApplied
 }
 
-// revertPlan is the inverse of blocks (every block when none is given)
+// revertPlan is the inverse of blocks (every block not skipped when none
+// is given)
 // validated on the workspace as it is: REPLACE back to SEARCH, created
 // files deleted, deleted files re-created, by the same engine and the same
 // exactly-one-place rule as applying.
 func (s *snapshot) revertPlan(a *analysis, blocks ...int) *core.Plan {
 	sub := &core.Patch{Text: a.patch.Text, Format: a.patch.Format}
 	if len(blocks) == 0 {
-		sub.Blocks = a.patch.Blocks
+		sub.Blocks = a.included()
 	}
 	for _, n := range blocks {
 		if n >= 1 && n <= len(a.patch.Blocks) {
@@ -99,8 +106,10 @@ func (s *snapshot) revertPlan(a *analysis, blocks ...int) *core.Plan {
 // StatusReport is the answer of the fsrb.status command: the patch's state
 // and each block's, for status bars and :Fsrb status.
 type StatusReport struct {
-	State  string        `json:"state"`
-	Blocks []BlockStatus `json:"blocks"`
+	State   string        `json:"state"`
+	Summary string        `json:"summary"` // "ready: 4 of 5 blocks, #3 skipped"
+	Skipped []int         `json:"skipped"` // the blocks left out of Apply all
+	Blocks  []BlockStatus `json:"blocks"`
 }
 
 // BlockStatus is one block of a StatusReport.
@@ -113,7 +122,7 @@ type BlockStatus struct {
 }
 
 func (a *analysis) report() *StatusReport {
-	out := &StatusReport{State: string(a.state()), Blocks: []BlockStatus{}}
+	out := &StatusReport{State: string(a.state()), Summary: a.summary(), Skipped: []int{}, Blocks: []BlockStatus{}}
 	for _, b := range a.patch.Blocks {
 		st := BlockStatus{Number: b.Number, Path: b.Path, State: string(a.blockState(b.Number)), Status: a.status(b.Number)}
 		if st.State == string(lifeProblems) {
@@ -121,6 +130,9 @@ func (a *analysis) report() *StatusReport {
 		}
 		if res, ok := a.result(b.Number); ok {
 			st.Line = res.Line
+		}
+		if a.skipped[b.Number] {
+			out.Skipped = append(out.Skipped, b.Number)
 		}
 		out.Blocks = append(out.Blocks, st)
 	}

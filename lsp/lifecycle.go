@@ -18,6 +18,10 @@ const (
 	CommandRevertAll   = "fsrb.revertAll"   // args: patch document URI
 	CommandRevertBlock = "fsrb.revertBlock" // args: patch document URI, block number
 	CommandStatus      = "fsrb.status"      // args: patch document URI; answers a StatusReport
+	// CommandSkipBlock leaves a block out of Apply all, CommandIncludeBlock
+	// puts it back; both answer the StatusReport after it (skip.go).
+	CommandSkipBlock    = "fsrb.skipBlock"    // args: patch document URI, block number
+	CommandIncludeBlock = "fsrb.includeBlock" // args: patch document URI, block number
 	// CommandPreview answers a PreviewReport: each file Apply all would
 	// change, its current and proposed text. Not listed in the capabilities:
 	// the VS Code extension registers a command of this name with its own
@@ -175,7 +179,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 				CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix, protocol.CodeActionKindRefactorRewrite, KindApplyAll, KindRevertAll},
 			},
 			CodeLensProvider:       &protocol.CodeLensOptions{},
-			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: []string{CommandApplyAll, CommandApplyBlock, CommandRevertAll, CommandRevertBlock, CommandStatus, CommandApplied}},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: []string{CommandApplyAll, CommandApplyBlock, CommandRevertAll, CommandRevertBlock, CommandStatus, CommandSkipBlock, CommandIncludeBlock, CommandApplied}},
 			HoverProvider:          protocol.Boolean(true),
 			DefinitionProvider:     protocol.Boolean(true),
 			DocumentLinkProvider:   &protocol.DocumentLinkOptions{},

@@ -21,6 +21,7 @@ const (
 	modSettings                // workspace/didChangeConfiguration
 	modOwnEdit                 // the client applied an edit of ours (disk.go)
 	modSave                    // textDocument/didSave
+	modSkip                    // a block skipped or included again (skip.go)
 )
 
 // modification is one editor event. Every event goes through modify, the
@@ -37,6 +38,7 @@ type modification struct {
 	settings settings                                  // modSettings
 	own      map[string]*ownEdit                       // modOwnEdit
 	disk     map[string]onDisk                         // modOpen, modSave, modFiles: files as the disk holds them (stale.go)
+	skip     *skipChange                               // modSkip
 }
 
 func (s *Server) modify(m modification) error {
@@ -57,6 +59,7 @@ func (s *Server) modify(m modification) error {
 		if disk, ok := m.disk[d.key]; ok && d.key != "" {
 			next.synced[d.key] = opened(d.text, disk)
 		}
+		delete(next.skips, m.uri)
 		changed = append(changed, d.key)
 		affected[m.uri] = true
 	case modChange:
@@ -80,16 +83,21 @@ func (s *Server) modify(m modification) error {
 			return fmt.Errorf("fsrb: change to %s version %d ignored: %w", m.uri, m.version, err)
 		}
 		nd.version = m.version
+		if marks := old.skips[m.uri]; len(marks) > 0 {
+			next.skips[m.uri] = moveSkips(marks, d.text, d.mapper, m.changes)
+		}
 		next.put(&nd)
 		if b, ok := next.synced[d.key]; ok {
 			next.synced[d.key] = b.edited(nd.text)
 		}
+		next.anchorSkips(m.uri, nd.text)
 		delete(next.written, d.key) // the editor reported its text after our edit
 		changed = append(changed, d.key)
 		affected[m.uri] = true
 	case modClose:
 		if d, ok := old.docs[m.uri]; ok {
 			delete(next.docs, m.uri)
+			delete(next.skips, m.uri)
 			if next.overlay[d.key] == d {
 				delete(next.overlay, d.key)
 				delete(next.written, d.key) // saved or discarded: the disk says which
@@ -144,6 +152,9 @@ func (s *Server) modify(m modification) error {
 			next.written[k] = w
 			changed = append(changed, k)
 		}
+	case modSkip:
+		next.applySkip(m.uri, m.skip)
+		affected[m.uri] = true
 	case modSettings:
 		next.settings = m.settings
 		for u := range next.docs {

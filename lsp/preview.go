@@ -41,6 +41,9 @@ func (s *snapshot) preview(a *analysis) *PreviewReport {
 	case a.state() == lifeApplied:
 		rep.Message = "nothing to apply: every block of the patch is applied already"
 		return rep
+	case a.state() == lifeSkipped:
+		rep.Message = "nothing to apply: every block of the patch is skipped"
+		return rep
 	case !a.applies():
 		rep.Message = fmt.Sprintf("nothing to preview: the patch has %s; every block must validate", plural(len(a.plan.Problems.Errors()), "problem"))
 		return rep

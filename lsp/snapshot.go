@@ -119,6 +119,8 @@ type snapshot struct {
 	// its files as the disk last showed them: shared by every snapshot.
 	prior *priorPlans
 	reads *readCache
+	// skips holds the blocks skipped in each open patch document (skip.go).
+	skips map[uri.URI][]skipMark
 
 	mu       sync.Mutex
 	analyses map[uri.URI]*analysisOnce
@@ -136,6 +138,7 @@ func emptySnapshot(trees *treesitter.Cache, prior *priorPlans, reads *readCache)
 		overlay:  map[string]*document{},
 		written:  map[string]*ownEdit{},
 		synced:   map[string]*bufferSync{},
+		skips:    map[uri.URI][]skipMark{},
 		analyses: map[uri.URI]*analysisOnce{},
 		stamps:   map[string]stamp{},
 	}
@@ -156,6 +159,9 @@ func (s *snapshot) clone() *snapshot {
 	}
 	for k, v := range s.synced {
 		c.synced[k] = v
+	}
+	for k, v := range s.skips {
+		c.skips[k] = v
 	}
 	return c
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,6 +75,17 @@ import (
 //	                      TEXT: a buffer changed before the client synced it)
 //	type FILE "TEXT"      the buffer of open FILE now holds TEXT (unsaved)
 //	reload FILE           the buffer of open FILE takes the disk's text
+//	skip N                run fsrb.skipBlock N; no edit may be sent, and the
+//	                      answer lists block N as skipped
+//	include N             run fsrb.includeBlock N; the same, not skipped
+//	summary "TEXT"        fsrb.status sums the patch up as exactly TEXT
+//	proposed FILE "TEXT"  the last preview proposes exactly TEXT for FILE
+//	diagnostic "SUBSTR"   the patch's diagnostics settle with one whose
+//	                      message holds SUBSTR
+//	edit-patch "A" "B"    the editor replaces the first A of the patch by B
+//	                      (an incremental change)
+//	retype-patch          the editor sends the patch's whole text again
+//	                      (a change without a range)
 func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string) {
 	t.Helper()
 	ed := &editor{root: sc.root, files: diskFiles(t, sc.root)}
@@ -358,6 +370,59 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 			if strings.Join(names, " ") != strings.Join(want, " ") {
 				t.Fatalf("%s: showDocument for %q", where, names)
 			}
+		case "skip", "include":
+			cmd := map[string]string{"skip": lsp.CommandSkipBlock, "include": lsp.CommandIncludeBlock}[w[0]]
+			var before int
+			c.locked(func() { before = len(c.applied) })
+			var rep lsp.StatusReport
+			if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: cmd, Arguments: testArgs(u, num(1))}, &rep); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			c.locked(func() {
+				if len(c.applied) != before {
+					t.Fatalf("%s: an edit was sent", where)
+				}
+			})
+			if slices.Contains(rep.Skipped, num(1)) != (w[0] == "skip") {
+				t.Fatalf("%s: skipped %v", where, rep.Skipped)
+			}
+		case "summary":
+			var rep lsp.StatusReport
+			if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandStatus, Arguments: testArgs(u)}, &rep); err != nil {
+				t.Fatalf("%s: %v", where, err)
+			}
+			if rep.Summary != arg(1) {
+				t.Fatalf("%s: the summary is %q", where, rep.Summary)
+			}
+		case "proposed":
+			found := false
+			for _, f := range preview.Files {
+				if f.Path == arg(1) {
+					found = true
+					if f.Proposed != arg(2) {
+						t.Fatalf("%s: %s proposed as %q", where, f.Path, f.Proposed)
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("%s: not in the preview %+v", where, preview)
+			}
+		case "diagnostic":
+			settle(t, c, u, where, func(diags []protocol.Diagnostic) bool {
+				for _, d := range diags {
+					if strings.Contains(string(d.Message.(protocol.String)), arg(1)) {
+						return true
+					}
+				}
+				return false
+			})
+		case "edit-patch":
+			c.edit(u, arg(1), arg(2))
+			c.locked(func() { sc.patchText = c.texts[u] })
+		case "retype-patch":
+			var text string
+			c.locked(func() { text = c.texts[u] })
+			c.replace(u, text)
 		default:
 			t.Fatalf("%s: unknown step", where)
 		}
