@@ -28,7 +28,7 @@ local function block_arg(args)
 end
 
 -- In completion order.
-M.order = { 'apply', 'apply-block', 'preview', 'revert', 'revert-block', 'status', 'paste', 'log', 'restart' }
+M.order = { 'apply', 'apply-block', 'skip', 'include', 'preview', 'revert', 'revert-block', 'status', 'paste', 'log', 'restart' }
 
 -- The preview the current tab page shows (lua/fsrb/preview.lua), or nil;
 -- loads nothing when no preview was ever opened.
@@ -76,6 +76,26 @@ M.subcommands = {
       local n = block_arg(args)
       if n ~= false and not_in_preview('apply-block') then
         fsrb().apply_block(0, n)
+      end
+    end,
+  },
+  skip = {
+    desc = 'leave block N (default: the block under the cursor) out of :Fsrb apply',
+    nargs = '?',
+    run = function(args)
+      local n = block_arg(args)
+      if n ~= false and not_in_preview('skip') then
+        fsrb().skip_block(0, n)
+      end
+    end,
+  },
+  include = {
+    desc = 'put a skipped block N (default: the block under the cursor) back',
+    nargs = '?',
+    run = function(args)
+      local n = block_arg(args)
+      if n ~= false and not_in_preview('include') then
+        fsrb().include_block(0, n)
       end
     end,
   },
@@ -204,7 +224,7 @@ function M.create()
   end, {
     nargs = '*',
     complete = M.complete,
-    desc = 'fsrb: apply | apply-block [N] | preview | revert | revert-block [N] | status | paste [REG] | log | restart',
+    desc = 'fsrb: apply | apply-block [N] | skip [N] | include [N] | preview | revert | revert-block [N] | status | paste [REG] | log | restart',
   })
   for old, sub in pairs(M.aliases) do
     local nargs = M.subcommands[sub].nargs or 0

@@ -118,7 +118,7 @@ function M.check()
   local chats = require('fsrb.chat').filetypes(fsrb.config)
   info(#chats > 0 and ('chat answer buffers served (filetypes): ' .. table.concat(chats, ', ') .. ' (:help fsrb-chat)')
     or 'no chat answer buffers served (`chat = false`; :help fsrb-chat)')
-  info(':Fsrb apply | apply-block [N] | revert | revert-block [N] | status | paste [REG] | log | restart; the old :FsrbApplyAll etc. still work and say once they are deprecated')
+  info(':Fsrb apply | apply-block [N] | skip [N] | include [N] | revert | revert-block [N] | status | paste [REG] | log | restart; the old :FsrbApplyAll etc. still work and say once they are deprecated')
   if vim.fn.has('nvim-0.8') == 0 then
     info('Neovim 0.7: the plugin makes the folder of a renamed file before applying an edit, and drops the extra empty last line 0.7 leaves in a new file')
   end

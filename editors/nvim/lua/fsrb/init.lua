@@ -761,8 +761,49 @@ function M.revert_block(bufnr, n, on_done)
   return execute(bufnr, 'fsrb.revertBlock', { vim.uri_from_bufnr(bufnr), n }, on_done)
 end
 
+-- The patch's state in a line: the server's summary ("ready: 4 of 5
+-- blocks, #3 skipped"), or from an older server its state.
+local function summary_of(result)
+  if type(result.summary) == 'string' and result.summary ~= '' then
+    return result.summary
+  end
+  return tostring(result.state)
+end
+
+-- Skips block n (default: the block under the cursor) out of :Fsrb apply,
+-- or includes it again; the server keeps the choice while the patch is
+-- open and answers the patch's state, which is shown.
+local function skip_or_include(command, bufnr, n, on_done)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  if not n then
+    n = block_at(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
+  end
+  return execute(bufnr, command, { vim.uri_from_bufnr(bufnr), n }, function(err, result)
+    if not err and type(result) == 'table' then
+      notify(summary_of(result))
+      if M.config.codelens then
+        refresh_lenses(bufnr)
+      end
+    end
+    if on_done then
+      on_done(err, result)
+    end
+  end)
+end
+
+--- Leaves block n (default: the block under the cursor) out of "apply all".
+function M.skip_block(bufnr, n, on_done)
+  return skip_or_include('fsrb.skipBlock', bufnr, n, on_done)
+end
+
+--- Puts a skipped block n (default: the block under the cursor) back.
+function M.include_block(bufnr, n, on_done)
+  return skip_or_include('fsrb.includeBlock', bufnr, n, on_done)
+end
+
 --- Asks the server for the patch's state: on_done(err, { state = 'ready' |
---- 'applied' | ..., blocks = { { number, path, state, line }, ... } }).
+--- 'applied' | ..., summary = 'ready: 4 of 5 blocks, #3 skipped', skipped =
+--- { 3 }, blocks = { { number, path, state, line }, ... } }).
 function M.status(bufnr, on_done)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   return execute(bufnr, 'fsrb.status', { vim.uri_from_bufnr(bufnr) }, on_done)
@@ -786,7 +827,7 @@ function M.show_status(err, result)
   for _, b in ipairs(result.blocks or {}) do
     table.insert(parts, string.format('#%s %s %s', tostring(b.number), tostring(b.state), tostring(b.path)))
   end
-  notify(string.format('%s; %s', tostring(result.state), #parts > 0 and table.concat(parts, ', ') or 'no blocks'))
+  notify(string.format('%s; %s', summary_of(result), #parts > 0 and table.concat(parts, ', ') or 'no blocks'))
 end
 
 local function stop(client, force)
