@@ -318,8 +318,8 @@ local function main()
     check(type(plug) == 'table' and next(plug) ~= nil, '<Plug>(fsrb-preview) mapped')
     -- :Fsrb completes its subcommands.
     local subs = vim.fn.getcompletion('Fsrb ', 'cmdline')
-    check(table.concat(subs, ' ') == 'apply apply-block preview revert revert-block status paste log restart',
-      ':Fsrb completes apply apply-block preview revert revert-block status paste log restart', table.concat(subs, ' '))
+    check(table.concat(subs, ' ') == 'apply apply-block skip include preview revert revert-block status paste log restart',
+      ':Fsrb completes apply apply-block skip include preview revert revert-block status paste log restart', table.concat(subs, ' '))
     subs = vim.fn.getcompletion('Fsrb p', 'cmdline')
     check(table.concat(subs, ' ') == 'preview paste', ':Fsrb p<Tab>: preview paste', table.concat(subs, ' '))
     subs = vim.fn.getcompletion('Fsrb re', 'cmdline')
@@ -890,6 +890,104 @@ local function main()
     '<Plug>(fsrb-revert-block) reverted block #2 under the cursor', vim.inspect({ last.command, last.err, last.arguments }))
   check(not uv.fs_stat(ws .. '/notes/b.txt') and not uv.fs_stat(ws .. '/notes'), '<Plug>(fsrb-revert-block): notes/b.txt and notes/ gone',
     tostring(read(ws .. '/notes/b.txt')))
+
+  -- 8a. Per-block review: block #2 skipped through its "Skip block" lens,
+  -- #3 skipped and included again with :Fsrb skip / :Fsrb include, then
+  -- :Fsrb apply applies #1 and #3 as one edit and leaves #2's text alone.
+  vim.fn.mkdir(ws .. '/review', 'p')
+  f = io.open(ws .. '/review/x.txt', 'w')
+  f:write('one\ntwo\nthree\n')
+  f:close()
+  f = io.open(ws .. '/third.fsrb', 'w')
+  f:write('review/x.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n\n'
+    .. 'review/x.txt\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n\n'
+    .. 'review/z.txt\n<<<<<<< SEARCH\n=======\ncreated ✓\n>>>>>>> REPLACE\n')
+  f:close()
+  vim.cmd('edit third.fsrb')
+  local buf3 = vim.api.nvim_get_current_buf()
+  local function titles3()
+    local t = {}
+    for _, l in ipairs(lenses(buf3)) do
+      table.insert(t, l.command and l.command.title or '?')
+    end
+    return table.concat(t, ' | ')
+  end
+  local function status3()
+    local r
+    fsrb.status(buf3, function(err, result) r = err and { summary = 'error: ' .. tostring(err.message) } or result end)
+    vim.wait(5000, function() return r ~= nil end, 20)
+    return r or {}
+  end
+  local lensed = vim.wait(10000, function()
+    fsrb.refresh_lenses(buf3)
+    return select(2, titles3():gsub('Skip block', '')) == 3
+  end, 200)
+  check(lensed, 'each block of third.fsrb has a "Skip block" lens', titles3())
+  -- The lens is run as a user runs it: the cursor on block #2's marker
+  -- line, vim.lsp.codelens.run(), "Skip block" picked in the menu.
+  local select_was = vim.ui.select
+  local offered_lenses = {}
+  vim.ui.select = function(items, opts, on_choice)
+    for _, item in ipairs(items) do
+      local lens = item.lens or item
+      local title = lens.command and lens.command.title or '?'
+      table.insert(offered_lenses, title)
+      if title == 'Skip block' then
+        return on_choice(item)
+      end
+    end
+    on_choice(nil)
+  end
+  vim.api.nvim_win_set_cursor(0, { 9, 0 }) -- block #2's <<<<<<< SEARCH
+  vim.lsp.codelens.run()
+  local skipped = vim.wait(5000, function() return (status3().summary or '') == 'ready: 2 of 3 blocks, #2 skipped' end, 100)
+  vim.ui.select = select_was
+  check(skipped, 'the "Skip block" lens on block #2: the patch reads "ready: 2 of 3 blocks, #2 skipped"',
+    tostring(status3().summary) .. ' (lenses offered: ' .. table.concat(offered_lenses, ', ') .. ')')
+  local said_skip = {}
+  local notify_skip = vim.notify
+  vim.notify = function(msg) table.insert(said_skip, msg) end
+  done = 0
+  vim.cmd('Fsrb skip 3')
+  vim.wait(5000, function() return done >= 1 and #said_skip > 0 end, 20)
+  done = 0
+  vim.cmd('Fsrb include 3')
+  vim.wait(5000, function() return done >= 1 and #said_skip > 1 end, 20)
+  vim.notify = notify_skip
+  check(said_skip[1] == 'fsrb: ready: 1 of 3 blocks, #2, #3 skipped' and said_skip[2] == 'fsrb: ready: 2 of 3 blocks, #2 skipped',
+    ':Fsrb skip 3 then :Fsrb include 3 say the patch\'s state', vim.inspect(said_skip))
+  local lens_skipped = vim.wait(5000, function()
+    fsrb.refresh_lenses(buf3)
+    return titles3():find('#2 skipped | Include block', 1, true) ~= nil
+  end, 200)
+  check(lens_skipped, 'block #2\'s lenses: "#2 skipped | Include block"', titles3())
+  done, applied = 0, 0
+  vim.cmd('Fsrb apply')
+  vim.wait(10000, function() return done >= 1 and applied >= 1 end, 20)
+  vim.cmd('silent! wall')
+  last = fsrb.last_command or {}
+  check(last.command == 'fsrb.applyAll' and last.err == nil and type(last.result) == 'table' and last.result.applied == true,
+    ':Fsrb apply with #2 skipped: the edit applied', last.err and last.err.message or vim.inspect(last.result))
+  check(read(ws .. '/review/x.txt') == 'ONE\ntwo\nthree\n', ':Fsrb apply left skipped block #2 out: review/x.txt byte for byte',
+    string.format('%q', tostring(read(ws .. '/review/x.txt'))))
+  check(read(ws .. '/review/z.txt') == 'created ✓\n', ':Fsrb apply created review/z.txt byte for byte',
+    string.format('%q', tostring(read(ws .. '/review/z.txt'))))
+  local said_applied = {}
+  vim.notify = function(msg) table.insert(said_applied, msg) end
+  done = 0
+  vim.cmd('Fsrb status')
+  vim.wait(5000, function() return done >= 1 and #said_applied > 0 end, 20)
+  vim.notify = notify_skip
+  check(said_applied[1] and vim.startswith(said_applied[1], 'fsrb: applied: 2 of 3 blocks, #2 skipped; ')
+    and said_applied[1]:find('#2 skipped review/x.txt', 1, true) ~= nil,
+    ':Fsrb status: "applied: 2 of 3 blocks, #2 skipped", #2 skipped', tostring(said_applied[1]))
+  done, applied = 0, 0
+  vim.cmd('Fsrb revert')
+  vim.wait(10000, function() return done >= 1 and applied >= 1 end, 20)
+  vim.cmd('silent! wall')
+  check(read(ws .. '/review/x.txt') == 'one\ntwo\nthree\n' and not uv.fs_stat(ws .. '/review/z.txt'),
+    ':Fsrb revert takes back the two applied blocks only', string.format('%q', tostring(read(ws .. '/review/x.txt'))))
+  vim.fn.delete(ws .. '/review', 'rf')
 
   -- 8b. :Fsrb restart: a new client, attached to the patches and the files.
   local old = fsrb.clients(buf)[1]
