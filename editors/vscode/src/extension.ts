@@ -41,7 +41,11 @@ function isPatchUri(uri: vscode.Uri): boolean {
   return /\.fsrb$/i.test(uri.path) || (markdownServed() && /\.(md|markdown)$/i.test(uri.path));
 }
 
-const patchCommands = ['fsrb.applyAll', 'fsrb.applyBlock', 'fsrb.revertAll', 'fsrb.revertBlock'];
+const patchCommands = ['fsrb.applyAll', 'fsrb.applyBlock', 'fsrb.revertAll', 'fsrb.revertBlock', 'fsrb.skipBlock', 'fsrb.includeBlock'];
+// The commands of one block, and the verb the block picker asks with.
+const blockCommands: Record<string, string> = {
+  'fsrb.applyBlock': 'apply', 'fsrb.revertBlock': 'revert', 'fsrb.skipBlock': 'skip', 'fsrb.includeBlock': 'include',
+};
 
 // The patches: the documents the features (lenses, code actions, hover, …)
 // serve. Every file document is synchronized besides (targets.ts).
@@ -131,13 +135,16 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
             return undefined;
           }
           args = [editor.document.uri.toString()];
-          if (command === 'fsrb.applyBlock' || command === 'fsrb.revertBlock') {
-            const n = await blockAt(editor.document.uri, editor.selection.active.line, command === 'fsrb.applyBlock' ? 'apply' : 'revert');
+          if (blockCommands[command]) {
+            const n = await blockAt(editor.document.uri, editor.selection.active.line, blockCommands[command]);
             if (n === undefined) return undefined;
             args.push(n);
           }
         }
-        return next(command, args);
+        const res = await next(command, args);
+        // A skip changes what the status bar says, and no file.
+        if (command === 'fsrb.skipBlock' || command === 'fsrb.includeBlock') status.refresh(0);
+        return res;
       },
     },
   };
@@ -158,6 +165,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
     // (the language client registers only the commands the server lists).
     const commands = c.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
     vscode.commands.executeCommand('setContext', 'fsrb.serverReverts', commands.includes('fsrb.revertAll'));
+    vscode.commands.executeCommand('setContext', 'fsrb.serverSkips', commands.includes('fsrb.skipBlock'));
   } catch (err) {
     output.appendLine(`[fsrb] the server did not start: ${err}`);
     vscode.window.showErrorMessage(`fsrb: the language server ${found.path} did not start: ${err}`, 'Show Log').then((choice) => {
@@ -218,8 +226,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
   );
-  // fsrb.applyAll, fsrb.applyBlock, fsrb.revertAll and fsrb.revertBlock are
-  // the server's commands: the language client registers them (with the middleware above), so that
+  // fsrb.applyAll, fsrb.applyBlock, fsrb.revertAll, fsrb.revertBlock,
+  // fsrb.skipBlock and fsrb.includeBlock are the server's commands: the language client registers them (with the middleware above), so that
   // code lenses, code actions and the palette all reach the server.
 
   // Activated by a Markdown file with `fsrb.markdown` off: start the server

@@ -1,5 +1,6 @@
 // The status bar item for the active patch: "fsrb: 7/8 blocks apply",
-// "fsrb: 2/3 applied", "fsrb: applied". The server has no status
+// "fsrb: 2/3 applied", "fsrb: applied"; with skipped blocks, the server's
+// own line: "fsrb: ready: 4 of 5 blocks, #3 skipped". The server has no status
 // notification: the states come from its `fsrb.status` command (or, from a
 // server without it, its code lenses), asked for again whenever the patch's
 // diagnostics change, the patch is edited, or a file is edited or saved
@@ -16,17 +17,22 @@ interface Counts {
   ready: number;
   applied: number;
   problems: number;
+  skipped?: number;
+  state?: ServerStatus['state'];
+  summary?: string; // the server's: "ready: 4 of 5 blocks, #3 skipped"
 }
 
 // The answer of the server's `fsrb.status` command.
 interface ServerStatus {
-  state: 'arriving' | 'problems' | 'ready' | 'partly-applied' | 'applied';
-  blocks: { number: number; path: string; state: 'ready' | 'applied' | 'problem' | 'arriving'; line?: number }[];
+  state: 'arriving' | 'problems' | 'ready' | 'partly-applied' | 'applied' | 'skipped';
+  summary?: string;
+  skipped?: number[];
+  blocks: { number: number; path: string; state: 'ready' | 'applied' | 'problem' | 'arriving' | 'skipped'; line?: number }[];
 }
 
 export function countStates(states: string[]): Counts {
   const n = (s: string) => states.filter((x) => x === s).length;
-  return { total: states.length, ready: n('ready'), applied: n('applied'), problems: n('problem') };
+  return { total: states.length, ready: n('ready'), applied: n('applied'), problems: n('problem'), skipped: n('skipped') };
 }
 
 export function appliedSummary(applied: number, total: number): string {
@@ -126,6 +132,10 @@ export class BlockStatus implements vscode.Disposable {
     if (gen !== this.generation) return; // a newer update is under way
     const { total, ready, applied, problems } = counts;
     const uri = doc!.uri.toString();
+    if (counts.skipped && counts.summary) {
+      this.showSkipped(counts, uri);
+      return;
+    }
     if (total > 0 && applied === total) {
       this.show(
         'fsrb: applied',
@@ -167,7 +177,7 @@ export class BlockStatus implements vscode.Disposable {
         arguments: [c.code2ProtocolConverter.asUri(uri)],
       })) as ServerStatus | null;
       if (!res || !Array.isArray(res.blocks)) return undefined;
-      return countStates(res.blocks.map((b) => b.state));
+      return { ...countStates(res.blocks.map((b) => b.state)), state: res.state, summary: res.summary };
     } catch {
       return undefined;
     }
@@ -201,6 +211,28 @@ export class BlockStatus implements vscode.Disposable {
       if (d.source === 'fsrb' && d.severity === vscode.DiagnosticSeverity.Error && m) bad.add(Number(m[1]));
     }
     return { total, ready: Math.max(0, total - bad.size), applied: 0, problems: bad.size };
+  }
+
+  // A patch with skipped blocks: the server's line, and what a click does
+  // with the blocks still included.
+  private showSkipped(counts: Counts, uri: string) {
+    const text = `fsrb: ${counts.summary}`;
+    switch (counts.state) {
+      case 'ready':
+      case 'partly-applied':
+        this.show(text, 'The blocks not skipped validate: click to apply them (all or nothing); "Include block" puts a skipped one back',
+          { title: 'Apply all blocks', command: 'fsrb.applyAll', arguments: [uri] });
+        return;
+      case 'applied':
+        this.show(text, 'Every block not skipped is applied: click to revert them all',
+          { title: 'Revert all blocks', command: 'fsrb.revertAll', arguments: [uri] });
+        return;
+      case 'skipped':
+        this.show(text, 'Every block is skipped: "Include block" puts one back', { title: 'Show problems', command: 'workbench.actions.view.problems' });
+        return;
+    }
+    this.show(text, 'Some block not skipped does not apply: click for the Problems panel', { title: 'Show problems', command: 'workbench.actions.view.problems' });
+    this.item.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
   }
 
   private show(text: string, tooltip: string, command: vscode.Command) {
