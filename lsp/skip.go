@@ -97,7 +97,11 @@ func (s *snapshot) validate(u uri.URI, d *document, patch *core.Patch, check pip
 			full.Blocks = append(full.Blocks, byNumber[b.Number])
 			continue
 		}
-		full.Blocks = append(full.Blocks, core.BlockResult{Block: b.Number, Status: statusSkipped})
+		res := core.BlockResult{Block: b.Number, Status: statusSkipped}
+		if clean, err := core.CleanPath(s.view.slashRoot, b.Path); err == nil {
+			res.Path = clean // its header still links to the file
+		}
+		full.Blocks = append(full.Blocks, res)
 		full.Problems = append(full.Problems, core.Problem{
 			Kind: kindSkipped, Severity: core.SeverityInfo, Block: b.Number, Path: b.Path,
 			Span:    markerSpan(d.mapper, &b),
