@@ -80,7 +80,11 @@ func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCom
 	case CommandApplyAll:
 		switch {
 		case a.state() == lifeApplied:
-			s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: nothing to apply: every block of the patch is applied already (%s); Revert all blocks undoes it", plural(len(a.patch.Blocks), "block")))
+			blocks := plural(len(a.included()), "block")
+			if len(a.skipped) > 0 {
+				blocks += ", " + a.skippedList() + " skipped"
+			}
+			s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: nothing to apply: every block of the patch is applied already (%s); Revert all blocks undoes it", blocks))
 			return nil, nil
 		case a.state() == lifeSkipped:
 			s.show(ctx, protocol.MessageTypeInfo, "fsrb: nothing to apply: every block of the patch is skipped; Include block puts one back")

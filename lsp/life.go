@@ -84,10 +84,9 @@ func (a *analysis) reverts() bool {
 }
 
 // revertPlan is the inverse of blocks (every block not skipped when none
-// is given)
-// validated on the workspace as it is: REPLACE back to SEARCH, created
-// files deleted, deleted files re-created, by the same engine and the same
-// exactly-one-place rule as applying.
+// is given) validated on the workspace as it is: REPLACE back to SEARCH,
+// created files deleted, deleted files re-created, by the same engine and
+// the same exactly-one-place rule as applying.
 func (s *snapshot) revertPlan(a *analysis, blocks ...int) *core.Plan {
 	sub := &core.Patch{Text: a.patch.Text, Format: a.patch.Format}
 	if len(blocks) == 0 {
