@@ -892,7 +892,7 @@ local function main()
     tostring(read(ws .. '/notes/b.txt')))
 
   -- 8a. Per-block review: block #2 skipped through its "Skip block" lens,
-  -- #3 skipped and included again with :Fsrb skip / :Fsrb include, then
+  -- #3 skipped and included again with :Fsrb skip / <Plug>(fsrb-include), then
   -- :Fsrb apply applies #1 and #3 as one edit and leaves #2's text alone.
   vim.fn.mkdir(ws .. '/review', 'p')
   f = io.open(ws .. '/review/x.txt', 'w')
@@ -951,11 +951,11 @@ local function main()
   vim.cmd('Fsrb skip 3')
   vim.wait(5000, function() return done >= 1 and #said_skip > 0 end, 20)
   done = 0
-  vim.cmd('Fsrb include 3')
+  vim.cmd('execute "normal 3\\<Plug>(fsrb-include)"')
   vim.wait(5000, function() return done >= 1 and #said_skip > 1 end, 20)
   vim.notify = notify_skip
   check(said_skip[1] == 'fsrb: ready: 1 of 3 blocks, #2, #3 skipped' and said_skip[2] == 'fsrb: ready: 2 of 3 blocks, #2 skipped',
-    ':Fsrb skip 3 then :Fsrb include 3 say the patch\'s state', vim.inspect(said_skip))
+    ':Fsrb skip 3 then 3<Plug>(fsrb-include) say the patch\'s state', vim.inspect(said_skip))
   local lens_skipped = vim.wait(5000, function()
     fsrb.refresh_lenses(buf3)
     return titles3():find('#2 skipped | Include block', 1, true) ~= nil

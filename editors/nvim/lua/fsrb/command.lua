@@ -213,6 +213,8 @@ M.plugs = {
   ['<Plug>(fsrb-preview)'] = 'preview',
   ['<Plug>(fsrb-revert)'] = 'revert',
   ['<Plug>(fsrb-revert-block)'] = 'revert-block',
+  ['<Plug>(fsrb-skip)'] = 'skip',
+  ['<Plug>(fsrb-include)'] = 'include',
   ['<Plug>(fsrb-status)'] = 'status',
 }
 
