@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -41,140 +42,204 @@ type modification struct {
 	skip     *skipChange                               // modSkip
 }
 
+// modify makes the next snapshot from one editor event, under the lock,
+// and schedules what it affects for validation.
 func (s *Server) modify(m modification) error {
-	s.mu.Lock()
-	old := s.snap
-	next := old.clone()
-	var changed []string // keys of files whose content changed
-	affected := map[uri.URI]bool{}
-	switch m.kind {
-	case modOpen:
-		d := &document{uri: m.uri, key: next.view.key(m.uri), lang: m.lang, version: m.version, text: m.text, mapper: core.NewMapper(m.text)}
-		if w, ok := next.written[d.key]; ok {
-			if !w.deleted && strings.TrimPrefix(w.text, bom) == d.text {
-				delete(next.written, d.key) // the editor shows the edit: its buffer is the truth
-			}
-		}
-		next.put(d)
-		if disk, ok := m.disk[d.key]; ok && d.key != "" {
-			next.synced[d.key] = opened(d.text, disk)
-		}
-		delete(next.skips, m.uri)
-		changed = append(changed, d.key)
-		affected[m.uri] = true
-	case modChange:
-		d, ok := old.docs[m.uri]
-		if !ok {
-			s.mu.Unlock()
-			return fmt.Errorf("fsrb: change to %s, which is not open", m.uri)
-		}
-		if m.version <= d.version {
-			s.mu.Unlock()
-			s.log.Info("stale change ignored", zap.String("uri", string(m.uri)), zap.Int32("version", m.version), zap.Int32("have", d.version))
+	next, affected, err := s.advance(m)
+	if err != nil {
+		if errors.Is(err, errUnchanged) {
 			return nil
 		}
-		nd := *d
-		var err error
-		if nd.text, nd.mapper, err = applyChanges(d.text, d.mapper, m.changes); err != nil {
-			// A notification has no answer: the change is logged (by the
-			// transport) and dropped, whole, and the document keeps its
-			// last good text and version (position.go).
-			s.mu.Unlock()
-			return fmt.Errorf("fsrb: change to %s version %d ignored: %w", m.uri, m.version, err)
-		}
-		nd.version = m.version
-		if marks := old.skips[m.uri]; len(marks) > 0 {
-			next.skips[m.uri] = moveSkips(marks, d.text, d.mapper, m.changes)
-		}
-		next.put(&nd)
-		if b, ok := next.synced[d.key]; ok {
-			next.synced[d.key] = b.edited(nd.text)
-		}
-		next.anchorSkips(m.uri, nd.text)
-		delete(next.written, d.key) // the editor reported its text after our edit
-		changed = append(changed, d.key)
-		affected[m.uri] = true
-	case modClose:
-		if d, ok := old.docs[m.uri]; ok {
-			delete(next.docs, m.uri)
-			delete(next.skips, m.uri)
-			if next.overlay[d.key] == d {
-				delete(next.overlay, d.key)
-				delete(next.written, d.key) // saved or discarded: the disk says which
-				delete(next.synced, d.key)
-			}
-			changed = append(changed, d.key)
-			affected[m.uri] = true // the diagnoser clears what it published
-			delete(s.deps, m.uri)
-			next.prior.forget(m.uri)
-		}
-	case modFiles:
-		for _, u := range m.files {
-			if k := next.view.key(u); k != "" {
-				changed = append(changed, k)
-			}
-		}
-		changed = append(changed, m.keys...)
-		for _, k := range changed {
-			delete(next.written, k) // the disk changed after our edit: it is the truth
-		}
-		for k, disk := range m.disk {
-			b, ok := next.synced[k]
-			d, open := next.overlay[k]
-			if !ok || !open {
-				continue
-			}
-			if nb := b.reread(d.text, disk); nb != nil {
-				next.synced[k] = nb
-				changed = append(changed, k)
-			}
-		}
-	case modSave:
-		if d, ok := old.docs[m.uri]; ok && d.key != "" {
-			if disk, ok := m.disk[d.key]; ok {
-				next.synced[d.key] = saved(d.text, disk)
-				changed = append(changed, d.key)
-			}
-		}
-	case modOwnEdit:
-		for k, w := range m.own {
-			if d, open := next.overlay[k]; open && d.version != w.docVersion {
-				// The editor reported the document after the edit was
-				// computed: showing the edit already, or (opened while the
-				// edit was being applied) the text before it, still to
-				// change.
-				if d.text != strings.TrimPrefix(w.before, bom) {
-					continue
-				}
-				w.docVersion = d.version
-			}
-			w.before = ""
-			next.written[k] = w
-			changed = append(changed, k)
-		}
-	case modSkip:
-		next.applySkip(m.uri, m.skip)
-		affected[m.uri] = true
-	case modSettings:
-		next.settings = m.settings
-		for u := range next.docs {
-			affected[u] = true
-		}
+		return err
 	}
-	for _, k := range changed {
+	s.diag.schedule(next, affected)
+	return nil
+}
+
+// errUnchanged says a modification leaves the snapshot as it was: no new
+// snapshot, nothing to validate again.
+var errUnchanged = errors.New("fsrb: nothing changed")
+
+// modifiers holds the function of each kind of modification.
+var modifiers = map[modKind]func(*step, modification) error{
+	modOpen:     (*step).open,
+	modChange:   (*step).change,
+	modClose:    (*step).close,
+	modFiles:    (*step).files,
+	modSave:     (*step).save,
+	modOwnEdit:  (*step).ownEdit,
+	modSettings: (*step).reconfigure,
+	modSkip:     (*step).skip,
+}
+
+// step is one modification under way: the snapshot it starts from, the one
+// it makes, and what it touched. The server's lock is held throughout.
+type step struct {
+	old, next *snapshot
+	deps      map[uri.URI]map[string]bool // the server's: which files each patch named
+	log       *zap.Logger
+	changed   []string         // keys of files whose content changed
+	affected  map[uri.URI]bool // documents to validate again
+}
+
+// advance applies m to the current snapshot and installs the result.
+func (s *Server) advance(m modification) (*snapshot, map[uri.URI]bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := &step{old: s.snap, next: s.snap.clone(), deps: s.deps, log: s.log, affected: map[uri.URI]bool{}}
+	if err := modifiers[m.kind](t, m); err != nil {
+		return nil, nil, err
+	}
+	for _, k := range t.changed {
 		if k == "" {
 			continue
 		}
-		for u, d := range next.docs {
-			deps, known := s.deps[u]
+		for u, d := range t.next.docs {
+			deps, known := t.deps[u]
 			if d.served() && (!known || dependsOn(deps, k)) {
-				affected[u] = true
+				t.affected[u] = true
 			}
 		}
 	}
-	s.snap = next
-	s.mu.Unlock()
-	s.diag.schedule(next, affected)
+	s.snap = t.next
+	return t.next, t.affected, nil
+}
+
+func (t *step) open(m modification) error {
+	next := t.next
+	d := &document{uri: m.uri, key: next.view.key(m.uri), lang: m.lang, version: m.version, text: m.text, mapper: core.NewMapper(m.text)}
+	if w, ok := next.written[d.key]; ok {
+		if !w.deleted && strings.TrimPrefix(w.text, bom) == d.text {
+			delete(next.written, d.key) // the editor shows the edit: its buffer is the truth
+		}
+	}
+	next.put(d)
+	delete(next.skips, m.uri)
+	if disk, ok := m.disk[d.key]; ok && d.key != "" {
+		next.synced[d.key] = opened(d.text, disk)
+	}
+	t.changed = append(t.changed, d.key)
+	t.affected[m.uri] = true
+	return nil
+}
+
+func (t *step) change(m modification) error {
+	d, ok := t.old.docs[m.uri]
+	if !ok {
+		return fmt.Errorf("fsrb: change to %s, which is not open", m.uri)
+	}
+	if m.version <= d.version {
+		t.log.Info("stale change ignored", zap.String("uri", string(m.uri)), zap.Int32("version", m.version), zap.Int32("have", d.version))
+		return errUnchanged
+	}
+	nd := *d
+	var err error
+	if nd.text, nd.mapper, err = applyChanges(d.text, d.mapper, m.changes); err != nil {
+		// A notification has no answer: the change is logged (by the
+		// transport) and dropped, whole, and the document keeps its
+		// last good text and version (position.go).
+		return fmt.Errorf("fsrb: change to %s version %d ignored: %w", m.uri, m.version, err)
+	}
+	nd.version = m.version
+	if marks := t.old.skips[m.uri]; len(marks) > 0 {
+		t.next.skips[m.uri] = moveSkips(marks, d.text, d.mapper, m.changes)
+	}
+	t.next.put(&nd)
+	t.next.anchorSkips(m.uri, nd.text)
+	if b, ok := t.next.synced[d.key]; ok {
+		t.next.synced[d.key] = b.edited(nd.text)
+	}
+	delete(t.next.written, d.key) // the editor reported its text after our edit
+	t.changed = append(t.changed, d.key)
+	t.affected[m.uri] = true
+	return nil
+}
+
+func (t *step) close(m modification) error {
+	d, ok := t.old.docs[m.uri]
+	if !ok {
+		return nil
+	}
+	next := t.next
+	delete(next.docs, m.uri)
+	delete(next.skips, m.uri)
+	if next.overlay[d.key] == d {
+		delete(next.overlay, d.key)
+		delete(next.written, d.key) // saved or discarded: the disk says which
+		delete(next.synced, d.key)
+	}
+	t.changed = append(t.changed, d.key)
+	t.affected[m.uri] = true // the diagnoser clears what it published
+	delete(t.deps, m.uri)
+	next.prior.forget(m.uri)
+	return nil
+}
+
+func (t *step) files(m modification) error {
+	next := t.next
+	for _, u := range m.files {
+		if k := next.view.key(u); k != "" {
+			t.changed = append(t.changed, k)
+		}
+	}
+	t.changed = append(t.changed, m.keys...)
+	for _, k := range t.changed {
+		delete(next.written, k) // the disk changed after our edit: it is the truth
+	}
+	for k, disk := range m.disk {
+		b, ok := next.synced[k]
+		d, open := next.overlay[k]
+		if !ok || !open {
+			continue
+		}
+		if nb := b.reread(d.text, disk); nb != nil {
+			next.synced[k] = nb
+			t.changed = append(t.changed, k)
+		}
+	}
+	return nil
+}
+
+func (t *step) save(m modification) error {
+	if d, ok := t.old.docs[m.uri]; ok && d.key != "" {
+		if disk, ok := m.disk[d.key]; ok {
+			t.next.synced[d.key] = saved(d.text, disk)
+			t.changed = append(t.changed, d.key)
+		}
+	}
+	return nil
+}
+
+func (t *step) ownEdit(m modification) error {
+	for k, w := range m.own {
+		if d, open := t.next.overlay[k]; open && d.version != w.docVersion {
+			// The editor reported the document after the edit was
+			// computed: showing the edit already, or (opened while the
+			// edit was being applied) the text before it, still to
+			// change.
+			if d.text != strings.TrimPrefix(w.before, bom) {
+				continue
+			}
+			w.docVersion = d.version
+		}
+		w.before = ""
+		t.next.written[k] = w
+		t.changed = append(t.changed, k)
+	}
+	return nil
+}
+
+func (t *step) skip(m modification) error {
+	t.next.applySkip(m.uri, m.skip)
+	t.affected[m.uri] = true
+	return nil
+}
+
+func (t *step) reconfigure(m modification) error {
+	t.next.settings = m.settings
+	for u := range t.next.docs {
+		t.affected[u] = true
+	}
 	return nil
 }
 
