@@ -133,13 +133,17 @@ func wholePatch(r *actionRequest, kind protocol.CodeActionKind, plan *core.Plan,
 		act.Command = protocol.Command{Title: act.Title, Command: command, Arguments: args(r.a.doc.uri)}
 		return []protocol.CodeAction{act}
 	}
+	if r.caps.fsrb.EditsByCommand {
+		act.Command = protocol.Command{Title: act.Title, Command: command, Arguments: args(r.a.doc.uri)}
+		return []protocol.CodeAction{act}
+	}
 	act.Edit, act.Command = edit, r.srv.onApplied(r.snap, plan, applyAll)
 	return []protocol.CodeAction{act}
 }
 
 // revertBlocks offers "Revert block #N" on each applied block in range.
 func revertBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
-	return perBlock(r, "Revert", func(b *core.Block) *core.Plan {
+	return perBlock(r, "Revert", CommandRevertBlock, func(b *core.Block) *core.Plan {
 		if r.a.blockState(b.Number) != lifeApplied {
 			return nil
 		}
@@ -150,7 +154,7 @@ func revertBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
 // applyBlocks offers "Apply block #N" on each block in range that applies
 // alone.
 func applyBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
-	return perBlock(r, "Apply", func(b *core.Block) *core.Plan {
+	return perBlock(r, "Apply", CommandApplyBlock, func(b *core.Block) *core.Plan {
 		if r.a.skipped[b.Number] {
 			return nil // "Include block" first: a skipped block is out of the patch
 		}
@@ -160,7 +164,7 @@ func applyBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
 
 // perBlock makes one action per block in the requested range whose plan
 // (nil: none) validates and changes something.
-func perBlock(r *actionRequest, verb string, planOf func(*core.Block) *core.Plan) []protocol.CodeAction {
+func perBlock(r *actionRequest, verb, command string, planOf func(*core.Block) *core.Plan) []protocol.CodeAction {
 	var out []protocol.CodeAction
 	for i := range r.a.patch.Blocks {
 		b := &r.a.patch.Blocks[i]
@@ -175,12 +179,13 @@ func perBlock(r *actionRequest, verb string, planOf func(*core.Block) *core.Plan
 		if err != nil {
 			continue
 		}
-		out = append(out, protocol.CodeAction{
-			Title:   fmt.Sprintf("%s block #%d (%s)", verb, b.Number, b.Path),
-			Kind:    ptr(protocol.CodeActionKindRefactorRewrite),
-			Edit:    edit,
-			Command: r.srv.onApplied(r.snap, plan, false),
-		})
+		act := protocol.CodeAction{Title: fmt.Sprintf("%s block #%d (%s)", verb, b.Number, b.Path), Kind: ptr(protocol.CodeActionKindRefactorRewrite)}
+		if r.caps.fsrb.EditsByCommand {
+			act.Command = protocol.Command{Title: act.Title, Command: command, Arguments: args(r.a.doc.uri, b.Number)}
+		} else {
+			act.Edit, act.Command = edit, r.srv.onApplied(r.snap, plan, false)
+		}
+		out = append(out, act)
 	}
 	return out
 }

@@ -59,6 +59,19 @@ type clientCaps struct {
 	inlayHints       bool // textDocument.inlayHint
 	inlayHintRefresh bool // workspace.inlayHint.refreshSupport
 	showDocument     bool // window.showDocument.support
+	fsrb             fsrbCaps
+}
+
+// fsrbCaps is what a client of fsrb's own declares under
+// experimental.fsrb: how its editor applies edits, which no LSP
+// capability says.
+type fsrbCaps struct {
+	// EditsByCommand: the Apply and Revert code actions carry their
+	// command and no edit, so that the edit reaches the client as
+	// workspace/applyEdit, which a plugin can handle for its own client
+	// alone (Neovim applies a code action's edit with a function shared
+	// by every server).
+	EditsByCommand bool `json:"editsByCommand"`
 }
 
 func readCaps(c protocol.ClientCapabilities) clientCaps {
@@ -101,6 +114,12 @@ func readCaps(c protocol.ClientCapabilities) clientCaps {
 	}
 	cc.pullDiagnostics = cc.pullDiagnostics && td != nil && td.Diagnostic != nil
 	cc.inlayHints = td != nil && td.InlayHint != nil
+	var exp struct {
+		Fsrb fsrbCaps `json:"fsrb"`
+	}
+	if len(c.Experimental) > 0 && json.Unmarshal(c.Experimental, &exp) == nil {
+		cc.fsrb = exp.Fsrb
+	}
 	return cc
 }
 

@@ -81,7 +81,8 @@ const wireVSCodeCaps = `{
 
 // wireNeovim07Caps is the part of Neovim 0.7.2's client capabilities that
 // touches fsrb: resource operations without documentChanges, no dynamic
-// registration, no codeLens refresh, no disabledSupport.
+// registration, no codeLens refresh, no disabledSupport; and what the
+// plugin declares (editsByCommand).
 const wireNeovim07Caps = `{
   "workspace": {"applyEdit": true, "configuration": true, "workspaceFolders": true,
     "workspaceEdit": {"resourceOperations": ["rename", "create", "delete"]},
@@ -93,7 +94,8 @@ const wireNeovim07Caps = `{
     "hover": {"contentFormat": ["markdown", "plaintext"], "dynamicRegistration": false},
     "documentSymbol": {"hierarchicalDocumentSymbolSupport": true, "dynamicRegistration": false},
     "publishDiagnostics": {"relatedInformation": true, "tagSupport": {"valueSet": [1, 2]}}},
-  "window": {"workDoneProgress": true, "showMessage": {"messageActionItem": {"additionalPropertiesSupport": false}}, "showDocument": {"support": false}}
+  "window": {"workDoneProgress": true, "showMessage": {"messageActionItem": {"additionalPropertiesSupport": false}}, "showDocument": {"support": false}},
+  "experimental": {"fsrb": {"editsByCommand": true}}
 }`
 
 // wireFiles is the workspace of the session: patch.fsrb creates a file in

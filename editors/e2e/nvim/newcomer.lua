@@ -107,6 +107,36 @@ local function main()
     ':Fsrb apply of a new file: a modified buffer holding its text', tostring(nb))
   check(not uv.fs_stat('notes/CHANGES.md') and not uv.fs_stat('notes'), ':Fsrb apply of a new file: nothing on disk before :w (neither the file nor its folder)')
 
+  -- The same through the code action menu: the action runs its command,
+  -- and the edit comes to the plugin's own handler as workspace/applyEdit
+  -- (Neovim 0.7 would fail a CreateFile in a missing folder).
+  f = io.open('fourth.fsrb', 'w')
+  f:write('drafts/TODO.md\n<<<<<<< SEARCH\n=======\n# Todo\n>>>>>>> REPLACE\n')
+  f:close()
+  vim.cmd('edit fourth.fsrb')
+  local fourth = vim.api.nvim_get_current_buf()
+  vim.wait(10000, function() return titles(fourth):find('creates drafts/TODO.md', 1, true) ~= nil end, 20)
+  local select = vim.ui.select
+  vim.ui.select = function(items, _, on_choice)
+    for i, item in ipairs(items) do
+      local action = item.action or item[2] or item
+      if vim.startswith(action.title or '', 'Apply all blocks') then
+        return on_choice(item, i)
+      end
+    end
+    on_choice(nil, nil)
+  end
+  applied = 0
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  vim.lsp.buf.code_action()
+  vim.wait(10000, function() return applied > 0 end, 20)
+  vim.ui.select = select
+  local tb = vim.fn.bufnr(vim.fn.getcwd() .. '/drafts/TODO.md')
+  check(applied == 1 and tb > 0 and vim.bo[tb].modified and table.concat(vim.api.nvim_buf_get_lines(tb, 0, -1, false), '\n') == '# Todo',
+    'code action "Apply all blocks" of a new file: a modified buffer holding its text', tostring(tb))
+  check(not uv.fs_stat('drafts/TODO.md') and not uv.fs_stat('drafts'), 'code action "Apply all blocks" of a new file: nothing on disk before :w')
+  vim.cmd('bwipeout! ' .. fourth)
+
   -- :help fsrb, right after the README's set-up.
   local ok, err = pcall(vim.cmd, 'help fsrb')
   check(ok and vim.bo.buftype == 'help', ':help fsrb opens the plugin\'s help', tostring(err))

@@ -530,6 +530,17 @@ local function main()
   check(#all == 1 and all[1].kind == 'source.applyAll.fsrb', 'code action "Apply all blocks" offered under only = {source.applyAll.fsrb}', offered)
   all, offered = titled(actions(nil), 'Apply all blocks')
   check(#all == 1, 'code action "Apply all blocks" listed exactly once with no kind filter', offered)
+  check(#all == 1 and all[1].edit == nil and (all[1].command or {}).command == 'fsrb.applyAll',
+    'code action "Apply all blocks" runs fsrb.applyAll, no edit of its own (the edit comes to the fsrb client as workspace/applyEdit)',
+    vim.inspect(all[1] and all[1].command))
+  -- The plugin handles edits for its own client only: every other
+  -- server's edits go through Neovim's functions, untouched.
+  local function neovims(f)
+    local src = type(f) == 'function' and debug.getinfo(f, 'S').source or ''
+    return src:find('/lua/vim/lsp/', 1, true) ~= nil
+  end
+  check(neovims(vim.lsp.util.apply_workspace_edit) and neovims(vim.lsp.handlers['workspace/applyEdit']),
+    "vim.lsp.util.apply_workspace_edit and vim.lsp.handlers['workspace/applyEdit'] are Neovim's own")
   log('     code actions (no filter): %s', offered)
   -- The menu a user gets from :lua vim.lsp.buf.code_action() on line 1.
   local function menu()

@@ -202,31 +202,13 @@ function M.finish_edit(created)
 end
 
 --- Applies a WorkspaceEdit the way the plugin does for the server's
---- workspace/applyEdit and for code actions.
+--- workspace/applyEdit: Neovim's own applier between the two steps above.
 function M.apply_workspace_edit(edit, offset_encoding)
   local created = M.prepare_edit(edit)
-  M._orig_apply(edit, offset_encoding or 'utf-16')
+  vim.lsp.util.apply_workspace_edit(edit, offset_encoding or 'utf-16')
   M.finish_edit(created)
   M.sync_targets()
   pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'FsrbEditApplied', modeline = false })
-end
-
--- Code actions apply their edit through vim.lsp.util.apply_workspace_edit
--- directly (no handler to hook), so the plugin wraps it once. The wrapper
--- only adds folder creation and the new-file line fix; everything else is
--- Neovim's own code.
-local function wrap_util()
-  if M._orig_apply then
-    return
-  end
-  M._orig_apply = vim.lsp.util.apply_workspace_edit
-  vim.lsp.util.apply_workspace_edit = function(edit, offset_encoding, ...)
-    local created = M.prepare_edit(edit)
-    local r = M._orig_apply(edit, offset_encoding, ...)
-    M.finish_edit(created)
-    M.sync_targets()
-    return r
-  end
 end
 
 local function apply_edit_handler(err, result, ctx, config)
@@ -376,6 +358,18 @@ local function handlers()
   }, M.config.handlers or {})
 end
 
+-- Neovim applies a code action's edit with vim.lsp.util.apply_workspace_edit,
+-- the function of every server, and has no hook for one client. So the
+-- client declares experimental.fsrb.editsByCommand: the server's Apply and
+-- Revert code actions then carry their command and no edit, and the edit
+-- comes back as workspace/applyEdit, to apply_edit_handler. The defaults are
+-- merged in: a table given to the client replaces them before 0.12.
+local function capabilities()
+  return vim.tbl_deep_extend('force', vim.lsp.protocol.make_client_capabilities(), M.config.capabilities or {}, {
+    experimental = { fsrb = { editsByCommand = true } },
+  })
+end
+
 local function on_exit(code, signal)
   if code ~= 0 and code ~= nil then
     vim.schedule(function()
@@ -441,7 +435,7 @@ local function client_config(root)
     init_options = server_settings(),
     settings = { fsrb = server_settings() },
     handlers = handlers(),
-    capabilities = cfg.capabilities,
+    capabilities = capabilities(),
     get_language_id = require('fsrb.chat').language_id,
     on_attach = function(client, bufnr)
       M.on_attach(client, bufnr, cfg.on_attach)
@@ -538,7 +532,7 @@ function M.lsp_config()
     init_options = server_settings(),
     settings = { fsrb = server_settings() },
     handlers = handlers(),
-    capabilities = cfg.capabilities,
+    capabilities = capabilities(),
     get_language_id = require('fsrb.chat').language_id,
     -- The plugin's part of attaching (lenses, the files patches edit) is
     -- done by its LspAttach autocommand, so that an on_attach of the user's
@@ -904,7 +898,6 @@ function M._setup(opts, by)
   M._warned = false
   M._did_setup = true
   M._setup_by = by
-  wrap_util()
   require('fsrb.command').create()
   local group = vim.api.nvim_create_augroup('fsrb', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
