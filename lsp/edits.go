@@ -95,18 +95,20 @@ func (s *snapshot) workspaceEdit(plan *core.Plan, caps clientCaps) (*protocol.Wo
 	// recursive, so an editor refuses rather than delete a folder that
 	// gained a file. VS Code checks a run of deletes as a whole before it
 	// performs any, and would find each folder still holding what is
-	// deleted in the same run (the files, or docs/guide inside docs): a
-	// CreateFile of the workspace folder, which exists, with
-	// ignoreIfExists, does nothing but end the run, so one goes before
-	// each folder.
+	// deleted in the same run (the files, or docs/guide inside docs): for
+	// a client that says so, a CreateFile of the workspace folder, which
+	// exists, with ignoreIfExists, does nothing but end the run, so one
+	// goes before each folder. Others get none: Neovim would open a
+	// buffer named after the folder.
 	for _, dir := range s.view.emptiedFolders(plan) {
-		we.DocumentChanges = append(we.DocumentChanges,
-			&protocol.CreateFile{
+		if caps.fsrb.ChecksDeleteRuns {
+			we.DocumentChanges = append(we.DocumentChanges, &protocol.CreateFile{
 				Kind: "create", URI: fileURI(s.view.root), Options: &protocol.CreateFileOptions{IgnoreIfExists: ptr(true)},
-			},
-			&protocol.DeleteFile{
-				Kind: "delete", URI: s.view.uri(dir), Options: &protocol.DeleteFileOptions{IgnoreIfNotExists: ptr(true)},
 			})
+		}
+		we.DocumentChanges = append(we.DocumentChanges, &protocol.DeleteFile{
+			Kind: "delete", URI: s.view.uri(dir), Options: &protocol.DeleteFileOptions{IgnoreIfNotExists: ptr(true)},
+		})
 	}
 	return we, nil
 }

@@ -72,6 +72,10 @@ type fsrbCaps struct {
 	// alone (Neovim applies a code action's edit with a function shared
 	// by every server).
 	EditsByCommand bool `json:"editsByCommand"`
+	// ChecksDeleteRuns: the client checks a run of deletes as a whole
+	// before it performs any (VS Code), so a folder the same edit empties
+	// needs a no-op between its files' deletes and its own (edits.go).
+	ChecksDeleteRuns bool `json:"checksDeleteRuns"`
 }
 
 func readCaps(c protocol.ClientCapabilities) clientCaps {

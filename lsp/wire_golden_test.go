@@ -65,8 +65,9 @@ func TestWireGolden(t *testing.T) {
 	}
 }
 
-// wireVSCodeCaps is vscodeCaps with what VS Code says of pull diagnostics:
-// it pulls them, and takes a refresh request. (Its inlay hints, code lens
+// wireVSCodeCaps is vscodeCaps with what VS Code says of pull diagnostics
+// (it pulls them, and takes a refresh request) and what the extension
+// declares of VS Code's edits (checksDeleteRuns). (Its inlay hints, code lens
 // refresh and showDocument are left out: pull_test.go and the scenarios
 // cover them.)
 const wireVSCodeCaps = `{
@@ -76,7 +77,8 @@ const wireVSCodeCaps = `{
     "diagnostics": {"refreshSupport": true}},
   "window": {"workDoneProgress": true},
   "textDocument": {"codeAction": {"disabledSupport": true},
-    "diagnostic": {"dynamicRegistration": true, "relatedDocumentSupport": false}}
+    "diagnostic": {"dynamicRegistration": true, "relatedDocumentSupport": false}},
+  "experimental": {"fsrb": {"checksDeleteRuns": true}}
 }`
 
 // wireNeovim07Caps is the part of Neovim 0.7.2's client capabilities that
@@ -99,18 +101,18 @@ const wireNeovim07Caps = `{
 }`
 
 // wireFiles is the workspace of the session: patch.fsrb creates a file in
-// a new folder, deletes one, edits a file the editor has not opened (null
+// a new folder, deletes one and so empties its folder, edits a file the editor has not opened (null
 // version) and one it has (its version); bad.fsrb does not apply.
 var wireFiles = map[string]string{
 	"patch.fsrb": "pkg/new/hello.go\n<<<<<<< SEARCH\n=======\npackage hello\n\nfunc Hello() string { return \"hello\" }\n>>>>>>> REPLACE\n\n" +
-		"old.txt\n<<<<<<< SEARCH\nobsolete\n=======\n>>>>>>> REPLACE\n\n" +
+		"old/obsolete.txt\n<<<<<<< SEARCH\nobsolete\n=======\n>>>>>>> REPLACE\n\n" +
 		"main.go\n<<<<<<< SEARCH\nimport \"fmt\"\n=======\nimport (\n\t\"fmt\"\n\n\t\"example.com/pkg/new/hello\"\n)\n>>>>>>> REPLACE\n\n" +
 		"open.py\n<<<<<<< SEARCH\ndef f(a):\n    return a < 1 and a > -1 & 3\n=======\ndef f(a):\n    return a <= 2 \"é\"\n>>>>>>> REPLACE\n",
 	"bad.fsrb": "open.py\n<<<<<<< SEARCH\ndef f(b):\n    return b < 1 and b > -1 & 3\n=======\ndef g(b):\n    return b\n>>>>>>> REPLACE\n\n" +
 		"missing.txt\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n",
-	"old.txt": "obsolete\n",
-	"main.go": "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hi\") }\n",
-	"open.py": "# é\ndef f(a):\n    return a < 1 and a > -1 & 3\n",
+	"old/obsolete.txt": "obsolete\n",
+	"main.go":          "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"hi\") }\n",
+	"open.py":          "# é\ndef f(a):\n    return a < 1 and a > -1 & 3\n",
 }
 
 // wireConn is a raw JSON-RPC client over the LSP framing.
@@ -282,6 +284,9 @@ func recordWire(t *testing.T, caps string) string {
 		t.Fatal(err)
 	}
 	for name, text := range wireFiles {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -662,7 +662,7 @@ local function main()
     end
     return table.concat(out, ', ')
   end
-  check(folder_buffers() == '', 'no buffer for a folder (from the CreateFile of the workspace folder in the edit)', folder_buffers())
+  check(folder_buffers() == '', 'no buffer for a folder (the server sends Neovim no CreateFile of the workspace folder)', folder_buffers())
 
   -- 5. The server follows: the patch is applied. The target files are
   -- attached to the client (their didOpen/didChange/didSave reach the

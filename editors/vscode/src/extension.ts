@@ -12,6 +12,7 @@ import { BlockStatus } from './status';
 import { MergeConflictGuard } from './mergeConflict';
 import { TargetSync, changeOnce } from './targets';
 import { Preview } from './preview';
+import { FsrbCapabilities } from './capabilities';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
@@ -150,6 +151,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   };
   const c = new LanguageClient('fsrb', 'fsrb', serverOptions, clientOptions);
   c.registerFeature(new TargetSync(c));
+  c.registerFeature(new FsrbCapabilities());
   client = c;
   status.setClient(c);
   context.subscriptions.push(

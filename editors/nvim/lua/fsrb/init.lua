@@ -133,8 +133,8 @@ end
 --- would write it empty to disk at once, and an Apply discarded with :qa!
 --- would leave it there. Its text edits land in that buffer, which :w or
 --- :wall writes, creating its folder then. A CreateFile with
---- ignoreIfExists of a folder that exists is dropped (the server adds one
---- of the workspace folder for VS Code's sake; Neovim would only add a
+--- ignoreIfExists of a folder that exists is dropped (the server sends one
+--- of the workspace folder to VS Code only; Neovim would only add a
 --- buffer named after the folder). Renames get their folder first (Neovim
 --- 0.7 does not make it, and the whole edit fails).
 function M.prepare_edit(edit)
