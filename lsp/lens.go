@@ -49,7 +49,12 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 	}
 	for _, b := range a.patch.Blocks {
 		rng := toRange(a.doc.mapper, markerSpan(a.doc.mapper, &b))
-		out = append(out, protocol.CodeLens{Range: rng, Command: protocol.Command{Title: fmt.Sprintf("#%d %s", b.Number, a.status(b.Number))}})
+		// The status lens runs nothing; its arguments say which block it
+		// is about, as the Apply and Revert lenses' do, so that a client
+		// never reads the number back out of the title.
+		out = append(out, protocol.CodeLens{Range: rng, Command: protocol.Command{
+			Title: fmt.Sprintf("#%d %s", b.Number, a.status(b.Number)), Arguments: args(uri, b.Number),
+		}})
 		// "Apply" runs the block alone: a block that applies only after the
 		// blocks before it (a hunk after another of the same file) gets
 		// the status, not the button.

@@ -8,7 +8,7 @@ import {
   State,
 } from 'vscode-languageclient/node';
 import { resolveServer } from './server';
-import { BlockStatus } from './status';
+import { BlockStatus, blockOf } from './status';
 import { MergeConflictGuard } from './mergeConflict';
 import { TargetSync, changeOnce } from './targets';
 import { Preview } from './preview';
@@ -59,16 +59,17 @@ function documentSelector(): { scheme: string; language: string }[] {
   return sel;
 }
 
-// The block number at a line of a patch, from the server's code lenses
-// ("#N …" sits on each block's SEARCH marker).
+// The block number at a line of a patch, from the server's code lenses:
+// each block's status lens sits on its SEARCH marker with [uri, n] as its
+// command's arguments.
 async function blockAt(uri: vscode.Uri, line: number, verb: string): Promise<number | undefined> {
   const lenses = await status.lenses(uri);
   let best: { n: number; line: number } | undefined;
   const blocks: { n: number; line: number; title: string }[] = [];
   for (const l of lenses) {
-    const m = /^#(\d+)\b/.exec(l.command?.title ?? '');
-    if (!m) continue;
-    const b = { n: Number(m[1]), line: l.range.start.line, title: l.command!.title };
+    const n = blockOf(l);
+    if (n === undefined || l.command?.command) continue; // the status lens, not its Apply or Revert
+    const b = { n, line: l.range.start.line, title: l.command!.title };
     blocks.push(b);
     if (b.line <= line && (!best || b.line >= best.line)) best = b;
   }

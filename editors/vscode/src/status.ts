@@ -9,7 +9,6 @@ import * as vscode from 'vscode';
 import { refreshCodeLenses } from './lenses';
 import { CodeLens, CodeLensRequest, ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
 
-const blockTitle = /^#(\d+)\b/;
 const searchMarker = /^\s*(?:<{5,9}\s*(?:SEARCH>?|NEW_FILE)|-{3,}\s*SEARCH)\s*$/;
 
 interface Counts {
@@ -28,6 +27,12 @@ interface ServerStatus {
   summary?: string;
   skipped?: number[];
   blocks: { number: number; path: string; state: 'ready' | 'applied' | 'problem' | 'arriving' | 'skipped'; line?: number }[];
+}
+
+/** The block a lens of the server is about: its command's [uri, n]. */
+export function blockOf(lens: CodeLens): number | undefined {
+  const n = lens.command?.arguments?.[1];
+  return typeof n === 'number' ? n : undefined;
 }
 
 export function countStates(states: string[]): Counts {
@@ -184,23 +189,25 @@ export class BlockStatus implements vscode.Disposable {
   }
 
   /**
-   * The counts from the server's code lenses: "#N …" on every block, an
-   * "Apply" lens on each block that applies, a "Revert" lens on each applied
-   * one. If that request fails, from the diagnostics and the SEARCH markers.
+   * The counts from the server's code lenses: a status lens on every block,
+   * an "Apply" lens on each block that applies, a "Revert" lens on each
+   * applied one, each with the block's number in its arguments. If that
+   * request fails, from the diagnostics and the SEARCH markers.
    */
   private async fromLenses(doc: vscode.TextDocument): Promise<Counts> {
     const lenses = await this.lenses(doc.uri);
-    const numbered = lenses.filter((l) => blockTitle.test(l.command?.title ?? ''));
-    if (numbered.length > 0 || lenses.length > 0) {
+    if (lenses.length > 0) {
+      const blocks = new Set<number>();
       const ready = new Set<number>();
       const applied = new Set<number>();
       for (const l of lenses) {
-        const n = l.command?.arguments?.[1];
-        if (typeof n !== 'number') continue;
+        const n = blockOf(l);
+        if (n === undefined) continue;
+        blocks.add(n);
         if (l.command?.command === 'fsrb.applyBlock') ready.add(n);
         if (l.command?.command === 'fsrb.revertBlock') applied.add(n);
       }
-      const total = numbered.length;
+      const total = blocks.size;
       return { total, ready: ready.size, applied: applied.size, problems: total - ready.size - applied.size };
     }
     // Fallback: SEARCH markers in the text, minus the blocks named by an error.

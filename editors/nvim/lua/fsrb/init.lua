@@ -710,7 +710,7 @@ local function block_at(bufnr, line)
     if res and res.result then
       local best, best_line
       for _, lens in ipairs(res.result) do
-        local n = lens.command and lens.command.title and tonumber(lens.command.title:match('^#(%d+)'))
+        local n = lens.command and lens.command.arguments and tonumber(lens.command.arguments[2])
         local l = lens.range.start.line
         if n and l <= line and (best_line == nil or l >= best_line) then
           best, best_line = n, l
