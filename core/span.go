@@ -1,13 +1,11 @@
 package core
 
-import (
-	"sort"
-	"unicode/utf8"
-)
+import "sort"
 
 // Span is a half-open byte range [Start, End) in a text. Byte offsets are the
-// engine's only position unit; Mapper converts them at the edges (CLI line
-// numbers, LSP UTF-16 positions), as gopls does with its protocol.Mapper.
+// engine's only position unit; lines are what a person reads ("line 12 of
+// the patch"). Columns in an editor's unit (LSP's UTF-16) are the editor
+// edge's business: lsp/position.go, as gopls keeps its protocol.Mapper.
 type Span struct {
 	Start, End int
 }
@@ -15,127 +13,49 @@ type Span struct {
 // Empty reports whether the span covers no bytes.
 func (s Span) Empty() bool { return s.End <= s.Start }
 
-// Position is a zero-based line and column. Col counts UTF-16 code units (the
-// LSP default encoding); ByteCol counts bytes.
-type Position struct {
-	Line    int
-	Col     int
-	ByteCol int
+// Lines indexes the line starts of one text: the line of a byte offset, and
+// the byte offsets of a line. A line is zero-based; a trailing newline opens
+// an empty last line. Offsets and lines outside the text are a caller's
+// bug, not input: they are not clamped.
+type Lines struct {
+	text   string
+	starts []int // byte offset of the start of each line
 }
 
-// Mapper converts byte offsets of one text into lines and UTF-16 columns.
-type Mapper struct {
-	text  string
-	lines []int // byte offset of the start of each line
-	ascii bool  // every byte < 0x80: a UTF-16 column is a byte column
-}
-
-// NewMapper indexes the line starts of text once, and notes whether the
-// text is all ASCII: then columns convert in O(1), where otherwise a line
-// is decoded up to the column (an editor typing on a 10,000-character line
-// would make each keystroke cost the whole line).
-func NewMapper(text string) *Mapper {
-	lines := make([]int, 1, 1+len(text)/32)
-	var high byte
+// NewLines indexes the line starts of text once.
+func NewLines(text string) *Lines {
+	starts := make([]int, 1, 1+len(text)/32)
 	for i := 0; i < len(text); i++ {
-		c := text[i]
-		high |= c
-		if c == '\n' {
-			lines = append(lines, i+1)
+		if text[i] == '\n' {
+			starts = append(starts, i+1)
 		}
 	}
-	return &Mapper{text: text, lines: lines, ascii: high < utf8.RuneSelf}
+	return &Lines{text: text, starts: starts}
 }
 
-// Text returns the text the mapper indexes.
-func (m *Mapper) Text() string { return m.text }
+// Text returns the text the index is of.
+func (l *Lines) Text() string { return l.text }
 
-// LineCount is the number of lines (a trailing newline opens an empty last line).
-func (m *Mapper) LineCount() int { return len(m.lines) }
+// LineCount is the number of lines.
+func (l *Lines) LineCount() int { return len(l.starts) }
 
-// Line returns the zero-based line that holds offset.
-func (m *Mapper) Line(offset int) int {
-	offset = m.clamp(offset)
-	return sort.Search(len(m.lines), func(i int) bool { return m.lines[i] > offset }) - 1
+// Line returns the line that holds offset, 0 <= offset <= len(text).
+func (l *Lines) Line(offset int) int {
+	return sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > offset }) - 1
 }
 
-// LineStart returns the byte offset where zero-based line starts.
-func (m *Mapper) LineStart(line int) int {
-	if line < 0 {
-		return 0
-	}
-	if line >= len(m.lines) {
-		return len(m.text)
-	}
-	return m.lines[line]
-}
+// LineStart returns the byte offset where line starts.
+func (l *Lines) LineStart(line int) int { return l.starts[line] }
 
-// LineEnd returns the offset of the end of line's content (before "\n" or "\r\n").
-func (m *Mapper) LineEnd(line int) int {
-	end := len(m.text)
-	if line+1 < len(m.lines) {
-		end = m.lines[line+1] - 1
-		if end > m.lines[line] && m.text[end-1] == '\r' {
-			end--
-		}
+// LineEnd returns the offset of the end of line's content (before "\n" or
+// "\r\n").
+func (l *Lines) LineEnd(line int) int {
+	if line+1 == len(l.starts) {
+		return len(l.text)
 	}
-	if line >= len(m.lines) {
-		return len(m.text)
+	end := l.starts[line+1] - 1
+	if end > l.starts[line] && l.text[end-1] == '\r' {
+		end--
 	}
 	return end
-}
-
-// Position converts a byte offset into a line and UTF-16 column.
-func (m *Mapper) Position(offset int) Position {
-	offset = m.clamp(offset)
-	line := m.Line(offset)
-	start := m.lines[line]
-	if m.ascii {
-		return Position{Line: line, Col: offset - start, ByteCol: offset - start}
-	}
-	col := 0
-	for _, r := range m.text[start:offset] {
-		if r >= 0x10000 {
-			col += 2
-		} else {
-			col++
-		}
-	}
-	return Position{Line: line, Col: col, ByteCol: offset - start}
-}
-
-// Offset converts a line and UTF-16 column back into a byte offset, clamping
-// positions past the end of a line to its end (LSP clients may send those).
-func (m *Mapper) Offset(line, col int) int {
-	if line < 0 {
-		return 0
-	}
-	if line >= len(m.lines) {
-		return len(m.text)
-	}
-	off := m.lines[line]
-	end := m.LineEnd(line)
-	if m.ascii {
-		return off + max(0, min(col, end-off))
-	}
-	for n := 0; off < end && n < col; {
-		r, size := utf8.DecodeRuneInString(m.text[off:])
-		if r >= 0x10000 {
-			n += 2
-		} else {
-			n++
-		}
-		off += size
-	}
-	return off
-}
-
-func (m *Mapper) clamp(offset int) int {
-	if offset < 0 {
-		return 0
-	}
-	if offset > len(m.text) {
-		return len(m.text)
-	}
-	return offset
 }

@@ -461,7 +461,7 @@ func (c *testClient) codeActions(u uri.URI, rng protocol.Range, only ...protocol
 }
 
 // positionOf converts a byte offset into an LSP position, counting UTF-16
-// code units independently of core.Mapper.
+// code units independently of the server's mapper.
 func positionOf(text string, offset int) protocol.Position {
 	line, start := 0, 0
 	for i := 0; i < offset; i++ {

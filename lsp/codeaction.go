@@ -271,7 +271,7 @@ func headerFixes(r *actionRequest) ([]protocol.CodeAction, error) {
 		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
 			continue
 		}
-		line := m.Position(b.SearchMarker.Start).Line
+		line := m.Line(b.SearchMarker.Start)
 		for line > 0 && core.OpensFence(m.Text()[m.LineStart(line-1):m.LineEnd(line-1)]) {
 			line--
 		}

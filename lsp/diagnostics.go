@@ -375,7 +375,7 @@ func (s *snapshot) problemSpan(a *analysis, p core.Problem) core.Span {
 
 // searchSpan is the SEARCH marker and body, without the body's last line
 // break: for a diff hunk, its "@@" line (if any) and its lines.
-func searchSpan(m *core.Mapper, b *core.Block) core.Span {
+func searchSpan(m *mapper, b *core.Block) core.Span {
 	sp := markerSpan(m, b)
 	if b.SearchBody.End > b.SearchBody.Start {
 		sp.End = max(sp.End, bodySpan(b.SearchBody).End)
@@ -395,7 +395,7 @@ func bodySpan(sp core.Span) core.Span {
 // its SEARCH (or NEW_FILE) marker; for a diff hunk its "@@" line, or its
 // first line when the hunk has none (an apply-patch file's first hunk);
 // for a whole-file operation (Add, Delete, Move) its header.
-func markerSpan(m *core.Mapper, b *core.Block) core.Span {
+func markerSpan(m *mapper, b *core.Block) core.Span {
 	switch {
 	case !b.SearchMarker.Empty():
 		return b.SearchMarker
@@ -407,7 +407,7 @@ func markerSpan(m *core.Mapper, b *core.Block) core.Span {
 	return lineSpan(m, m.Line(b.Span.Start))
 }
 
-func lineSpan(m *core.Mapper, line int) core.Span {
+func lineSpan(m *mapper, line int) core.Span {
 	return core.Span{Start: m.LineStart(line), End: m.LineEnd(line)}
 }
 

@@ -140,7 +140,7 @@ func textEdits(old, new string) []protocol.TextEdit {
 	if len(diff) == 0 {
 		return nil
 	}
-	m := core.NewMapper(old)
+	m := newMapper(old)
 	out := make([]protocol.TextEdit, 0, len(diff))
 	for _, e := range diff {
 		start, end, text := beforeFinalEOL(old, e.Start, e.End, e.New)

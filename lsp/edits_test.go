@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fsrb/fsrb/core"
+	"go.lsp.dev/protocol"
 )
 
 // Every edit textEdits makes gives the new text, and none is positioned on
@@ -30,8 +30,15 @@ func TestTextEditsStayBeforeFinalLineBreak(t *testing.T) {
 	for _, c := range cases {
 		edits := textEdits(c.old, c.new)
 		old := strings.TrimPrefix(c.old, bom)
-		m := core.NewMapper(old)
-		lines := m.Position(len(old)).Line
+		m := newMapper(old)
+		lines := m.Line(len(old))
+		offset := func(p protocol.Position) int {
+			off, err := offsetOf(m, p)
+			if err != nil {
+				t.Fatalf("%q -> %q: %v", c.old, c.new, err)
+			}
+			return off
+		}
 		type span struct {
 			start, end int
 			text       string
@@ -42,8 +49,8 @@ func TestTextEditsStayBeforeFinalLineBreak(t *testing.T) {
 				t.Errorf("%q -> %q: edit %+v on the line after the last", c.old, c.new, e.Range)
 			}
 			spans = append(spans, span{
-				m.Offset(int(e.Range.Start.Line), int(e.Range.Start.Character)),
-				m.Offset(int(e.Range.End.Line), int(e.Range.End.Character)),
+				offset(e.Range.Start),
+				offset(e.Range.End),
 				e.NewText,
 			})
 		}

@@ -8,8 +8,6 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
-
-	"github.com/fsrb/fsrb/core"
 )
 
 type modKind int
@@ -107,7 +105,7 @@ func (s *Server) advance(m modification) (*snapshot, map[uri.URI]bool, error) {
 
 func (t *step) open(m modification) error {
 	next := t.next
-	d := &document{uri: m.uri, key: next.view.key(m.uri), lang: m.lang, version: m.version, text: m.text, mapper: core.NewMapper(m.text)}
+	d := &document{uri: m.uri, key: next.view.key(m.uri), lang: m.lang, version: m.version, text: m.text, mapper: newMapper(m.text)}
 	if w, ok := next.written[d.key]; ok {
 		if !w.deleted && strings.TrimPrefix(w.text, bom) == d.text {
 			delete(next.written, d.key) // the editor shows the edit: its buffer is the truth
@@ -270,7 +268,7 @@ func (s *snapshot) put(d *document) {
 // UTF-16 positions of the text as the changes before it left it. A change
 // without a range replaces the whole text. A range outside the text
 // (position.go) fails them all.
-func applyChanges(text string, m *core.Mapper, changes []protocol.TextDocumentContentChangeEvent) (string, *core.Mapper, error) {
+func applyChanges(text string, m *mapper, changes []protocol.TextDocumentContentChangeEvent) (string, *mapper, error) {
 	for i, c := range changes {
 		switch c := c.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
@@ -284,7 +282,7 @@ func applyChanges(text string, m *core.Mapper, changes []protocol.TextDocumentCo
 		default:
 			continue
 		}
-		m = core.NewMapper(text)
+		m = newMapper(text)
 	}
 	return text, m, nil
 }

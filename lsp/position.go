@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -11,7 +12,7 @@ import (
 
 // This file is the one conversion between LSP positions (zero-based line,
 // UTF-16 column) and the byte offsets core works in, in both directions,
-// over a document's core.Mapper. Every handler converts through it.
+// over a document's mapper. Every handler converts through it.
 //
 // A position from the client is checked, not clamped:
 //
@@ -33,20 +34,61 @@ import (
 // mapper indexes: an offset outside it would be a bug in the engine, not
 // input, so toRange has no error to return.
 
+// mapper converts between byte offsets of one text and LSP positions: core's
+// line index, and whether the text is all ASCII, in which case a UTF-16
+// column is a byte column and converts in O(1) (otherwise a line is decoded
+// up to the column, and an editor typing on a 10,000-character line would
+// make each keystroke cost the whole line).
+type mapper struct {
+	*core.Lines
+	ascii bool
+}
+
+func newMapper(text string) *mapper {
+	ascii := true
+	for i := 0; i < len(text); i++ {
+		if text[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	return &mapper{Lines: core.NewLines(text), ascii: ascii}
+}
+
 // offsetOf is the byte offset of a client's position in the text m indexes.
-func offsetOf(m *core.Mapper, p protocol.Position) (int, error) {
+func offsetOf(m *mapper, p protocol.Position) (int, error) {
 	line, lines := int(p.Line), m.LineCount()
 	switch {
 	case line < lines:
-		return m.Offset(line, int(p.Character)), nil
+		return m.offset(line, int(p.Character)), nil
 	case line == lines && p.Character == 0:
 		return len(m.Text()), nil
 	}
 	return 0, jsonrpc2.NewError(jsonrpc2.InvalidParams, fmt.Sprintf("fsrb: position %d:%d is past the end of the document (%d lines)", p.Line, p.Character, lines))
 }
 
+// offset is the byte offset of a UTF-16 column of line; a column past the
+// line's end is its end.
+func (m *mapper) offset(line, col int) int {
+	off, end := m.LineStart(line), m.LineEnd(line)
+	if m.ascii {
+		return off + min(col, end-off)
+	}
+	text := m.Text()
+	for n := 0; off < end && n < col; {
+		r, size := utf8.DecodeRuneInString(text[off:])
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		off += size
+	}
+	return off
+}
+
 // spanOf is the byte span of a client's range in the text m indexes.
-func spanOf(m *core.Mapper, r protocol.Range) (core.Span, error) {
+func spanOf(m *mapper, r protocol.Range) (core.Span, error) {
 	start, err := offsetOf(m, r.Start)
 	if err != nil {
 		return core.Span{}, err
@@ -62,13 +104,25 @@ func spanOf(m *core.Mapper, r protocol.Range) (core.Span, error) {
 }
 
 // toPosition is the LSP position of a byte offset of the text m indexes.
-func toPosition(m *core.Mapper, offset int) protocol.Position {
-	p := m.Position(offset)
-	return protocol.Position{Line: uint32(p.Line), Character: uint32(p.Col)}
+func toPosition(m *mapper, offset int) protocol.Position {
+	line := m.Line(offset)
+	start := m.LineStart(line)
+	col := offset - start
+	if !m.ascii {
+		col = 0
+		for _, r := range m.Text()[start:offset] {
+			if r >= 0x10000 {
+				col += 2
+			} else {
+				col++
+			}
+		}
+	}
+	return protocol.Position{Line: uint32(line), Character: uint32(col)}
 }
 
 // toRange is the LSP range of a span of the text m indexes; an empty or
 // reversed span is the empty range at its start.
-func toRange(m *core.Mapper, sp core.Span) protocol.Range {
+func toRange(m *mapper, sp core.Span) protocol.Range {
 	return protocol.Range{Start: toPosition(m, sp.Start), End: toPosition(m, max(sp.Start, sp.End))}
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
@@ -16,7 +17,7 @@ import (
 // InvalidParams error; and back again.
 func TestPositionMapper(t *testing.T) {
 	text := "ab\r\nc€𝄞\n" // € is 3 bytes and 1 UTF-16 unit, 𝄞 4 bytes and 2 units
-	m := core.NewMapper(text)
+	m := newMapper(text)
 	for _, tc := range []struct {
 		line, char uint32
 		want       int // -1: an error
@@ -69,7 +70,7 @@ func TestPositionMapper(t *testing.T) {
 // then keeps the last good text (abuse_test.go plays it on the wire).
 func TestApplyChangesOutOfRange(t *testing.T) {
 	text := "one\ntwo\n"
-	m := core.NewMapper(text)
+	m := newMapper(text)
 	at := func(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
 	good := &protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at(0, 0), End: at(0, 3)}, Text: "ONE"}
 	got, _, err := applyChanges(text, m, []protocol.TextDocumentContentChangeEvent{good})
@@ -79,5 +80,49 @@ func TestApplyChangesOutOfRange(t *testing.T) {
 	far := &protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at(9, 0), End: at(9, 0)}, Text: "X"}
 	if _, _, err := applyChanges(text, m, []protocol.TextDocumentContentChangeEvent{good, far}); err == nil || !strings.Contains(err.Error(), "change 2 of 2") {
 		t.Errorf("out-of-range change: %v", err)
+	}
+}
+
+// slowOffset is mapper.offset by decoding, the reference for both paths.
+func slowOffset(m *mapper, line, col int) int {
+	text := m.Text()
+	off, end := m.LineStart(line), m.LineEnd(line)
+	for n := 0; off < end && n < col; {
+		r, size := utf8.DecodeRuneInString(text[off:])
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+		off += size
+	}
+	return off
+}
+
+func TestMapperColumnsAreUTF16(t *testing.T) {
+	for _, text := range []string{
+		"plain ascii\r\nsecond line\nthird",
+		"a😀b\ncafé\r\nx",
+		"",
+		"\n\n",
+	} {
+		m := newMapper(text)
+		for line := 0; line < m.LineCount(); line++ {
+			for col := 0; col < 16; col++ {
+				got, want := m.offset(line, col), slowOffset(m, line, col)
+				if got != want {
+					t.Errorf("%q: offset(%d, %d) = %d, want %d", text, line, col, got, want)
+				}
+				if p := toPosition(m, got); int(p.Line) != line {
+					t.Errorf("%q: toPosition(%d) = %+v, want line %d", text, got, p, line)
+				}
+			}
+		}
+	}
+	m := newMapper("a😀b")
+	if p := toPosition(m, 5); p.Character != 3 {
+		t.Errorf("after the emoji: %+v, want UTF-16 column 3", p)
+	}
+	if m = newMapper("ab\ncd"); toPosition(m, 4).Character != 1 || m.offset(1, 9) != 5 {
+		t.Errorf("ascii: %+v, %d", toPosition(m, 4), m.offset(1, 9))
 	}
 }

@@ -70,7 +70,7 @@ type document struct {
 	lang    string
 	version int32
 	text    string
-	mapper  *core.Mapper
+	mapper  *mapper
 }
 
 func (d *document) isPatch() bool {

@@ -24,13 +24,13 @@ type jsonBlock struct {
 // blocks (never run), then the problems of the text. Shell blocks carry
 // number 0: block numbers count edit blocks only, as in every error.
 func Blocks(w io.Writer, patch *core.Patch, asJSON bool) error {
-	m := core.NewMapper(patch.Text)
+	m := core.NewLines(patch.Text)
 	lines := func(s core.Span) (int, int) {
 		end := s.End
 		if end > s.Start {
 			end--
 		}
-		return m.Position(s.Start).Line + 1, m.Position(end).Line + 1
+		return m.Line(s.Start) + 1, m.Line(end) + 1
 	}
 	var out []jsonBlock
 	for _, b := range patch.Blocks {

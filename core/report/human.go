@@ -170,7 +170,7 @@ func problems(w io.Writer, o Outcome) {
 		}
 		byFile[key] = append(byFile[key], pr)
 	}
-	m := core.NewMapper(o.Plan.Patch.Text)
+	m := core.NewLines(o.Plan.Patch.Text)
 	for _, key := range order {
 		if key == "" {
 			fmt.Fprintln(w, o.paint(bold, "Patch:"))
@@ -184,7 +184,7 @@ func problems(w io.Writer, o Outcome) {
 	}
 }
 
-func problem(w io.Writer, patch *core.Patch, m *core.Mapper, pr core.Problem) {
+func problem(w io.Writer, patch *core.Patch, m *core.Lines, pr core.Problem) {
 	if pr.NamesBlock() {
 		fmt.Fprintf(w, "  - B%s\n", pr.Message[1:])
 	} else if pr.Block > 0 {
@@ -198,7 +198,7 @@ func problem(w io.Writer, patch *core.Patch, m *core.Mapper, pr core.Problem) {
 	switch pr.Kind {
 	case core.KindMalformed, core.KindIncomplete, core.KindNoPath, core.KindEmptyBlock:
 		// Problems of the patch text: say where in the patch.
-		fmt.Fprintf(w, "    At: line %d of the patch\n", m.Position(pr.Span.Start).Line+1)
+		fmt.Fprintf(w, "    At: line %d of the patch\n", m.Line(pr.Span.Start)+1)
 	case core.KindNotFound:
 		for _, c := range pr.Candidates {
 			fmt.Fprintf(w, "    Closest: lines %d-%d, %d%% similar\n", c.Line, c.EndLine, percent(c.Similarity))
