@@ -205,7 +205,7 @@ func pluralWord(n int, one, many string) string {
 // with the text before it, and goes when a change replaces the text it
 // sits on (the block's first line was deleted). A change of the whole text
 // leaves the blocks to be found by their content.
-func moveSkips(marks []skipMark, text string, m *core.Mapper, changes []protocol.TextDocumentContentChangeEvent) []skipMark {
+func moveSkips(marks []skipMark, text string, m *mapper, changes []protocol.TextDocumentContentChangeEvent) []skipMark {
 	out := append([]skipMark(nil), marks...)
 	for _, c := range changes {
 		switch c := c.(type) {
@@ -235,7 +235,7 @@ func moveSkips(marks []skipMark, text string, m *core.Mapper, changes []protocol
 		default:
 			continue
 		}
-		m = core.NewMapper(text)
+		m = newMapper(text)
 	}
 	return out
 }
