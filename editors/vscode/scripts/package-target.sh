@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packages the extension for one VS Code platform, with the fsrb-lsp
-# language server inside (the way rust-analyzer, ruff and biome ship):
+# language server and the fsrb-mcp MCP server inside (the way rust-analyzer,
+# ruff and biome ship):
 #   scripts/package-target.sh [TARGET]        -> fsrb-TARGET.vsix
 # TARGET is vsce's --target name, by default the host's: linux-x64,
 # linux-arm64, linux-armhf, alpine-x64, alpine-arm64, darwin-x64,
@@ -12,7 +13,9 @@
 # The server is built from this repository with cgo (the tree-sitter
 # grammars are C, yaml's scanner is C++): for a target other than the host,
 # set CC and CXX to that platform's cross compilers (README: "Other
-# platforms"), or set FSRB_SERVER_BIN to a server built on the platform.
+# platforms"), or set FSRB_SERVER_BIN to a server built on the platform
+# (and FSRB_MCP_BIN to its fsrb-mcp; by default the one beside it, if any:
+# without one, agent mode takes fsrb-mcp from PATH).
 # Linux and Windows servers are linked statically (any glibc or musl; no
 # MinGW DLLs). Env: GO (default go), VERSION (default git describe).
 set -euo pipefail
@@ -51,9 +54,18 @@ rm -rf server
 trap 'rm -rf server' EXIT
 mkdir -p "server/$dir"
 bin="server/$dir/fsrb-lsp$ext"
+mcp="server/$dir/fsrb-mcp$ext"
 if [ -n "${FSRB_SERVER_BIN:-}" ]; then
   cp "$FSRB_SERVER_BIN" "$bin"
   chmod 755 "$bin"
+  mcp_bin="${FSRB_MCP_BIN:-$(dirname "$FSRB_SERVER_BIN")/fsrb-mcp$ext}"
+  if [ -f "$mcp_bin" ]; then
+    cp "$mcp_bin" "$mcp"
+    chmod 755 "$mcp"
+  else
+    echo "package-target: no $mcp_bin: packaged without fsrb-mcp (agent mode takes it from PATH)" >&2
+    mcp=""
+  fi
 else
   ldflags="-s -w -X main.version=$VERSION"
   tags=""
@@ -62,25 +74,28 @@ else
     ldflags="$ldflags -linkmode external -extldflags -static"
     tags="-tags netgo,osusergo"
   fi
-  echo "package-target: building fsrb-lsp $VERSION for $goos/$goarch${static:+ (static)}${CC:+ with CC=$CC}"
+  echo "package-target: building fsrb-lsp and fsrb-mcp $VERSION for $goos/$goarch${static:+ (static)}${CC:+ with CC=$CC}"
   # The grammars' C compilers warn a lot: show their output only on failure.
   errs=$(mktemp)
   ( cd ../.. && CGO_ENABLED=1 GOOS=$goos GOARCH=$goarch GOARM=$goarm \
-      "$GO" build -trimpath $tags -ldflags "$ldflags" -o "editors/vscode/$bin" ./cmd/fsrb-lsp ) 2>"$errs" ||
-    { cat "$errs" >&2; rm -f "$errs"; echo "package-target: FAILED to build fsrb-lsp for $target" >&2; exit 1; }
+      "$GO" build -trimpath $tags -ldflags "$ldflags" -o "editors/vscode/server/$dir/" ./cmd/fsrb-lsp ./cmd/fsrb-mcp ) 2>"$errs" ||
+    { cat "$errs" >&2; rm -f "$errs"; echo "package-target: FAILED to build fsrb-lsp and fsrb-mcp for $target" >&2; exit 1; }
   rm -f "$errs"
 fi
 command -v file >/dev/null && echo "package-target: $(file -b "$bin" | cut -c1-110)"
-# Run it when this machine can: natively, or a Linux arm server under
+# Run them when this machine can: natively, or Linux arm servers under
 # qemu-user (apt-get install qemu-user).
-run=()
-if [ "$goos/$goarch" = "$("$GO" env GOHOSTOS)/$("$GO" env GOHOSTARCH)" ]; then run=("./$bin")
-elif [ "$goos/$goarch" = linux/arm64 ] && command -v qemu-aarch64 >/dev/null; then run=(qemu-aarch64 "$bin")
-elif [ "$goos/$goarch" = linux/arm ] && command -v qemu-arm >/dev/null; then run=(qemu-arm "$bin")
+runner=() can_run=1
+if [ "$goos/$goarch" = "$("$GO" env GOHOSTOS)/$("$GO" env GOHOSTARCH)" ]; then runner=()
+elif [ "$goos/$goarch" = linux/arm64 ] && command -v qemu-aarch64 >/dev/null; then runner=(qemu-aarch64)
+elif [ "$goos/$goarch" = linux/arm ] && command -v qemu-arm >/dev/null; then runner=(qemu-arm)
+else can_run=
 fi
-if [ ${#run[@]} -gt 0 ]; then
-  got=$("${run[@]}" --version) || { echo "package-target: FAILED: ${run[*]} --version" >&2; exit 1; }
-  echo "package-target: ${run[*]} --version: $got"
+if [ -n "$can_run" ]; then
+  for b in "$bin" ${mcp:+"$mcp"}; do
+    got=$("${runner[@]}" "./$b" --version) || { echo "package-target: FAILED: ${runner[*]} ./$b --version" >&2; exit 1; }
+    echo "package-target: ${runner[*]:+${runner[*]} }./$b --version: $got"
+  done
 fi
 npx vsce package --no-dependencies --target "$target" --out "fsrb-$target.vsix"
-echo "package-target: fsrb-$target.vsix ($(du -h "fsrb-$target.vsix" | cut -f1); server $(du -h "$bin" | cut -f1))"
+echo "package-target: fsrb-$target.vsix ($(du -h "fsrb-$target.vsix" | cut -f1); fsrb-lsp $(du -h "$bin" | cut -f1)${mcp:+, fsrb-mcp $(du -h "$mcp" | cut -f1)})"
