@@ -13,6 +13,7 @@ import { MergeConflictGuard } from './mergeConflict';
 import { TargetSync, changeOnce } from './targets';
 import { Preview } from './preview';
 import { FsrbCapabilities } from './capabilities';
+import { registerMcpProvider } from './mcp';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
@@ -201,6 +202,8 @@ async function restart(context: vscode.ExtensionContext): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('fsrb', { log: true });
+  // First: VS Code may have activated the extension for its MCP server only.
+  registerMcpProvider(context, output);
   status = new BlockStatus(isPatchDocument);
   guard = new MergeConflictGuard(context, isPatchDocument, output);
   preview = new Preview(() => client);

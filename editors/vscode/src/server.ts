@@ -32,11 +32,11 @@ export function bundledDir(extensionRoot: string, platform: string = process.pla
 }
 
 // The extension's root: out/extension.js is the bundle, one level down.
-function extensionRoot(): string {
+export function extensionRoot(): string {
   return path.resolve(__dirname, '..');
 }
 
-async function executable(p: string): Promise<boolean> {
+export async function executable(p: string): Promise<boolean> {
   try {
     const st = await fs.stat(p);
     if (!st.isFile()) return false;
@@ -63,7 +63,7 @@ function isCommandName(s: string): boolean {
   return !/[\\/]/.test(s) && !s.startsWith('~') && !s.includes('${');
 }
 
-async function onPath(name: string, goDirs: boolean): Promise<string | undefined> {
+export async function onPath(name: string, goDirs: boolean): Promise<string | undefined> {
   const dirs = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
   if (goDirs) {
     const gopath = process.env.GOPATH ? process.env.GOPATH.split(path.delimiter)[0] : path.join(os.homedir(), 'go');
