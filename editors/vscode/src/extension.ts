@@ -13,6 +13,7 @@ import { MergeConflictGuard } from './mergeConflict';
 import { TargetSync, changeOnce } from './targets';
 import { Preview } from './preview';
 import { FsrbCapabilities } from './capabilities';
+import { ClipboardPatches, applyingCommands } from './clipboard';
 import { registerMcpProvider } from './mcp';
 
 let client: LanguageClient | undefined;
@@ -21,6 +22,7 @@ let status: BlockStatus;
 let starting: Promise<void> | undefined;
 let guard: MergeConflictGuard | undefined;
 let preview: Preview;
+let clipboard: ClipboardPatches;
 
 function config() {
   return vscode.workspace.getConfiguration('fsrb');
@@ -147,6 +149,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
         const res = await next(command, args);
         // A skip changes what the status bar says, and no file.
         if (command === 'fsrb.skipBlock' || command === 'fsrb.includeBlock') status.refresh(0);
+        if (applyingCommands.includes(command)) void clipboard.closeApplied();
         return res;
       },
     },
@@ -207,7 +210,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   status = new BlockStatus(isPatchDocument);
   guard = new MergeConflictGuard(context, isPatchDocument, output);
   preview = new Preview(() => client);
-  context.subscriptions.push(output, status, guard, preview);
+  clipboard = new ClipboardPatches(() => client, output);
+  context.subscriptions.push(output, status, guard, preview, clipboard);
   vscode.commands.executeCommand('setContext', 'fsrb.markdownServed', markdownServed());
 
   context.subscriptions.push(
@@ -225,6 +229,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       return preview.show(typeof uri === 'string' ? vscode.Uri.parse(uri) : uri);
     }),
     vscode.commands.registerCommand('fsrb.applyPreview', () => preview.applyOpen()),
+    vscode.commands.registerCommand('fsrb.applyFromClipboard', () => clipboard.open()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('fsrb.server.path') || e.affectsConfiguration('fsrb.markdown')) {
         vscode.commands.executeCommand('setContext', 'fsrb.markdownServed', markdownServed());
