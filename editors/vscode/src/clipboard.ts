@@ -52,7 +52,12 @@ export class ClipboardPatches implements vscode.Disposable {
       } catch {
         continue;
       }
-      if (state === 'applied') await this.revertAndClose(doc);
+      if (state !== 'applied') continue;
+      try {
+        await this.revertAndClose(doc);
+      } catch (err) {
+        this.output.appendLine(`[fsrb] could not close ${key}: ${err}`);
+      }
     }
   }
 
