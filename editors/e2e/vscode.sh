@@ -162,7 +162,7 @@ JSON
   FSRB_URL="http://127.0.0.1:$port/" FSRB_WS="$ws" FSRB_UD="$ud" FSRB_EXPECTED="$here/fixture/after" \
     FSRB_SHOTS="$shots" FSRB_PROFILE="$tmp/profile$n" FSRB_FAILSHOT="$tmp/failure$n.png" \
     FSRB_PLAYWRIGHT="$pw" FSRB_T0="$start" FSRB_CLI="$tmp/bin/fsrb" FSRB_CLI_STATE="$tmp/state" \
-    timeout 240 "$node24" "$here/vscode/run.mjs" | tee "$tmp/run$n.log" || rc=${PIPESTATUS[0]}
+    timeout 420 "$node24" "$here/vscode/run.mjs" | tee "$tmp/run$n.log" || rc=${PIPESTATUS[0]}
   stop_server
   [ $rc -eq 0 ] && { check_server "$ud" || rc=1; }
   [ $rc -eq 124 ] && rc=3   # the whole attempt timed out: a UI timeout too

@@ -2,6 +2,7 @@
 // Chromium (playwright-core, Debian's chromium). Run by editors/e2e/vscode.sh.
 // Exit: 0 passed, 1 a check failed, 2 another error, 3 a UI timeout (the
 // caller retries once).
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -260,6 +261,8 @@ async function main() {
     await runCommand(page, 'File: Save');
     await poll(async () => /#2 applies at src\/app\.py:9/.test(await lensText()), 10000);
     check(/#2 applies at src\/app\.py:9/.test(await lensText()), 'the edit removed and saved: the lens of block #2 applies again', await lensText());
+    // The lens follows the buffer, which may come before the save lands.
+    await poll(() => readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(BEFORE, 'src', 'app.py'))), 10000);
     check(readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(BEFORE, 'src', 'app.py'))), 'src/app.py on disk as before');
     await runCommand(page, 'View: Close Editor');
     await page.waitForSelector('.tab.active:has-text("change.fsrb")');
@@ -536,6 +539,8 @@ async function main() {
     }
 
     await skipReview(page);
+    await clipboardStep(page, context);
+    await mcpStep();
   } catch (err) {
     await page.screenshot({ path: process.env.FSRB_FAILSHOT || 'failure.png' }).catch(() => {});
     throw err;
@@ -609,6 +614,185 @@ async function skipReview(page) {
   await poll(async () => /Revert all blocks/.test(await lensText()) && /#2 skipped/.test(await lensText()), 10000);
   check(/Revert all blocks/.test(await lensText()) && /#2 skipped/.test(await lensText()) && !/Apply all blocks/.test(await lensText()),
     'lenses after Apply all: "Revert all blocks", "#2 skipped", no "Apply all blocks"', await lensText());
+}
+
+// "fsrb: Apply from clipboard": a chat answer copied in the browser opens
+// as an untitled patch beside the editor, with its diagnostics; its preview
+// applies it; the patch then closes by itself, unsaved, and "Save All" asks
+// nothing (it would ask where to save an untitled document).
+async function clipboardStep(page, context) {
+  await runCommand(page, 'File: Save All Files');
+  await runCommand(page, 'View: Close All Editors');
+  const app = join(WS, 'src', 'app.py');
+  const before = readFileSync(app, 'utf8');
+  const answer = [
+    'Sure! Two small edits to `src/app.py`:',
+    '',
+    'src/app.py',
+    '```python',
+    '<<<<<<< SEARCH',
+    '    message = "hello " + name',
+    '=======',
+    '    message = "hi " + name',
+    '>>>>>>> REPLACE',
+    '```',
+    '',
+    'and the farewell:',
+    '',
+    '```python',
+    '<<<<<<< SEARCH',
+    '    message = "goodbye " + name',
+    '=======',
+    '    message = "bye " + name',
+    '>>>>>>> REPLACE',
+    '```',
+    '',
+    'notes/clip.txt',
+    '```',
+    '<<<<<<< SEARCH',
+    '=======',
+    'from the clipboard',
+    '>>>>>>> REPLACE',
+    '```',
+    '',
+  ].join('\n');
+  // The user's path: text copied in the browser, which the workbench reads
+  // for the extension (vscode.env.clipboard).
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new globalThis.URL(URL).origin });
+  await page.evaluate((t) => navigator.clipboard.writeText(t), answer);
+  check(await page.evaluate(() => navigator.clipboard.readText()) === answer, 'the chat answer is on the browser\'s clipboard');
+  await page.keyboard.press('Control+P');
+  const quick = page.locator('.quick-input-widget input');
+  await quick.waitFor();
+  await quick.fill('src/app.py');
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'app.py' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.tab.active:has-text("app.py")');
+  await runCommand(page, 'fsrb: Apply from clipboard');
+  // An untitled editor is named after its first line.
+  const untitled = page.locator('.tab', { hasText: 'Sure! Two small edits' });
+  await untitled.first().waitFor({ timeout: 15000 });
+  const groups = await page.locator('.editor-group-container').count();
+  const langMode = page.locator('.statusbar-item#status\\.editor\\.mode');
+  await poll(async () => /fsrb/.test(await langMode.innerText().catch(() => '')), 10000);
+  check(groups >= 2 && /fsrb/.test(await langMode.innerText().catch(() => '')), '"fsrb: Apply from clipboard": an untitled fsrb patch opens beside the editor',
+    `${groups} editor groups; language ${await langMode.innerText().catch(() => '?')}`);
+  const fsrbItem = page.locator('.statusbar-item', { hasText: /^fsrb: \d+\/\d+ block/ });
+  await poll(async () => /3\/3 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 20000);
+  check(/fsrb: 3\/3 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 'the clipboard patch: "fsrb: 3/3 blocks apply" (paths resolved against the workspace folder)',
+    await fsrbItem.innerText().catch(() => '(no status item)'));
+  await page.keyboard.press('Control+Shift+M');
+  const markers = page.locator('.markers-panel');
+  await markers.waitFor();
+  await poll(async () => /block #2 has no file path/.test(await markers.innerText()), 15000);
+  check(/block #2 has no file path; using src\/app\.py like block #1/.test(await markers.innerText()),
+    'Problems: the clipboard patch\'s diagnostic (block #2 takes src/app.py from block #1)', await markers.innerText());
+  await runCommand(page, 'View: Hide Panel').catch(() => page.keyboard.press('Escape'));
+
+  await runCommand(page, 'fsrb: Preview all blocks');
+  const previewTab = page.locator('.tab', { hasText: /fsrb preview: Untitled-\d/ });
+  await previewTab.first().waitFor({ timeout: 15000 });
+  const editorPart = page.locator('.part.editor');
+  await poll(async () => /bye/.test(await editorPart.innerText().catch(() => '')) && /clip\.txt/.test(await editorPart.innerText().catch(() => '')), 15000);
+  check(/\(2 files\)/.test(await previewTab.first().innerText()), 'the clipboard patch\'s preview: src/app.py and notes/clip.txt', await previewTab.first().innerText());
+  const applyButton = page.locator('.editor-actions .action-label[aria-label*="Apply all blocks of the preview"]').first();
+  await applyButton.waitFor({ timeout: 10000 });
+  await page.mouse.move(640, 12);
+  await page.waitForTimeout(800);
+  // (The palette lists these only while the bars are shown.)
+  if (await page.locator('.part.sidebar').isVisible()) await runCommand(page, 'View: Close Primary Side Bar');
+  if (await page.locator('.part.auxiliarybar').isVisible()) await runCommand(page, 'View: Hide Secondary Side Bar');
+  await page.mouse.move(640, 12);
+  await page.waitForTimeout(500);
+  await shot(page, 'vscode-clipboard-preview.png');
+  check(readFileSync(app, 'utf8') === before && !existsSync(join(WS, 'notes', 'clip.txt')), 'the clipboard patch\'s preview wrote nothing');
+  await applyButton.click();
+  log('     clicked "Apply all blocks of the preview" of the clipboard patch');
+  await poll(async () => (await untitled.count()) === 0, 15000);
+  check((await untitled.count()) === 0, 'the applied clipboard patch closed by itself, unsaved', (await page.locator('.tab').allInnerTexts()).join(' | '));
+  // The changed files open (fsrb.showChangedFiles is on by now) and take
+  // the focus, which closes a palette opened meanwhile: let them.
+  await page.waitForTimeout(2000);
+  await runCommand(page, 'File: Save All Files').catch(async (err) => {
+    log(`     (${err.message.split('\n')[0]}; once more)`);
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'File: Save All Files');
+  });
+  await page.waitForTimeout(1000);
+  const asked = await page.locator('.monaco-dialog-box, .quick-input-widget:visible').count();
+  check(asked === 0, '"Save All" after applying the clipboard patch asks nothing (no dialog, no file picker)',
+    asked ? await page.locator('.monaco-dialog-box, .quick-input-widget:visible').first().innerText() : '');
+  if (asked) await page.keyboard.press('Escape');
+  const wantApp = before.replace('"hello "', '"hi "').replace('"goodbye "', '"bye "');
+  const clip = join(WS, 'notes', 'clip.txt');
+  const done = () => readFileSync(app, 'utf8') === wantApp && existsSync(clip) && readFileSync(clip, 'utf8') === 'from the clipboard\n';
+  await poll(done, 15000);
+  check(done(), 'disk after the clipboard patch: src/app.py and notes/clip.txt byte for byte',
+    `${diffLines(wantApp, readFileSync(app, 'utf8'))} clip.txt: ${existsSync(clip) ? JSON.stringify(readFileSync(clip, 'utf8')) : 'missing'}`);
+  check(!readdirSync(WS).some((n) => /^Untitled/.test(n)), 'the clipboard patch was never written to disk', readdirSync(WS).join(' '));
+}
+
+// Agent mode with no set-up: the workbench asks the extension's MCP server
+// definition provider for its servers as it starts (there is no
+// .vscode/mcp.json); the extension logs each answer. The answer names the
+// bundled fsrb-mcp, rooted at the workspace folder, and that server answers
+// MCP over stdio with fsrb's six tools. (This code-server has no chat
+// extension, so its MCP commands, "MCP: List Servers" among them, are
+// hidden: the server is started here, with the definition's command,
+// arguments and folder.)
+async function mcpStep() {
+  const logs = join(env('FSRB_UD'), 'logs');
+  const found = [];
+  const walk = (d) => { for (const n of readdirSync(d)) { const p = join(d, n); if (statSync(p).isDirectory()) walk(p); else if (n === 'fsrb.log') found.push(p); } };
+  const definition = () => {
+    found.length = 0;
+    walk(logs);
+    const m = /\[fsrb\] MCP server for agent mode \((\w+)\): (\{.*\})/.exec(found.map((f) => readFileSync(f, 'utf8')).join('\n'));
+    return m ? { source: m[1], ...JSON.parse(m[2]) } : undefined;
+  };
+  await poll(definition, 10000);
+  const def = definition();
+  if (!check(def && def.source === 'bundled' && /\/server\/linux-x64\/fsrb-mcp$/.test(def.command) && def.args.join(' ') === `--root ${WS}` && def.cwd === WS,
+    'VS Code asked the extension\'s MCP provider: the bundled fsrb-mcp, --root the workspace folder, run there', JSON.stringify(def))) return;
+  const tools = await mcpTools(def);
+  check(['apply', 'edit', 'multi_edit', 'read', 'undo', 'validate'].every((t) => tools.names.includes(t)) && tools.names.length === 6,
+    'the server the definition names answers tools/list: validate, apply, edit, multi_edit, undo, read', tools.names.join(', ') || tools.error);
+  check(/Run the app locally/.test(tools.read), 'its read tool reads README.md from the workspace folder', tools.read.slice(0, 300));
+}
+
+// mcpTools starts the server of a definition and speaks MCP to it over
+// stdio: initialize, tools/list, and a read of README.md.
+function mcpTools(def) {
+  return new Promise((resolve) => {
+    const child = spawn(def.command, def.args, { cwd: def.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const out = { names: [], read: '', error: '' };
+    let buf = '';
+    const send = (msg) => child.stdin.write(JSON.stringify({ jsonrpc: '2.0', ...msg }) + '\n');
+    const timer = setTimeout(() => { out.error = 'no answer in 20 s'; child.kill(); }, 20000);
+    child.on('error', (err) => { out.error = String(err); });
+    child.on('close', () => { clearTimeout(timer); resolve(out); });
+    child.stderr.on('data', (d) => { out.error += d; });
+    child.stdout.on('data', (d) => {
+      buf += d;
+      let i;
+      while ((i = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        const msg = JSON.parse(line);
+        if (msg.id === 1) {
+          send({ method: 'notifications/initialized' });
+          send({ id: 2, method: 'tools/list' });
+        } else if (msg.id === 2) {
+          out.names = (msg.result?.tools ?? []).map((t) => t.name).sort();
+          send({ id: 3, method: 'tools/call', params: { name: 'read', arguments: { path: 'README.md' } } });
+        } else if (msg.id === 3) {
+          out.read = (msg.result?.content ?? []).map((c) => c.text ?? '').join('\n');
+          child.stdin.end();
+        }
+      }
+    });
+    send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fsrb-e2e', version: '1' } } });
+  });
 }
 
 async function runCommand(page, title) {
