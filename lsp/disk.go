@@ -88,6 +88,14 @@ func (s *snapshot) pendingOwnEdit(key string) bool {
 func (s *snapshot) readDisk(name string) ([]byte, error) {
 	st := statFile(filepath.Join(s.view.root, filepath.FromSlash(name)))
 	data, err := s.reads.read(name, st, func() ([]byte, error) { return s.view.disk.ReadFile(name) })
+	if err == nil && !st.missing && int64(len(data)) != st.size {
+		// The file changed between the stat and the read (a writer that
+		// truncates, then writes): what was read may be neither version.
+		// A stamp no file has makes the next disk check read it again;
+		// the stat's, if the write kept its size and clock tick, would
+		// keep the torn read for good.
+		st = stamp{size: -1}
+	}
 	s.mu.Lock()
 	if _, seen := s.stamps[name]; !seen {
 		s.stamps[name] = st

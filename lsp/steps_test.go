@@ -11,10 +11,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"github.com/fsrb/fsrb/internal/testenv"
 	"github.com/fsrb/fsrb/lsp"
 )
 
@@ -164,7 +166,12 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 			if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(full, []byte(arg(2)), 0o644); err != nil {
+			// As the fsrb CLI and most tools write: a new file renamed
+			// over the old, never a truncated one in between.
+			if err := os.WriteFile(full+".new", []byte(arg(2)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(full+".new", full); err != nil {
 				t.Fatal(err)
 			}
 			if !opened[arg(1)] {
@@ -305,7 +312,8 @@ func runSteps(t *testing.T, sc *scenario, c *testClient, u uri.URI, steps string
 			}
 			// The client's own view (pushed, or pulled after a refresh)
 			// comes to the same.
-			settle(t, c, u, where, func(shown []protocol.Diagnostic) bool { return reflect.DeepEqual(pulled, shown) })
+			want, _ := json.MarshalIndent(pulled, "", "  ")
+			settle(t, c, u, fmt.Sprintf("%s, the client to show what it pulled:\n%s\n", where, want), func(shown []protocol.Diagnostic) bool { return reflect.DeepEqual(pulled, shown) })
 		case "inlay", "no-inlay":
 			c.locked(func() { hintRefreshes = c.hintRefreshes })
 			labels := inlayLabels(t, c, u, sc.patchText)
@@ -481,14 +489,26 @@ func runCommand(t *testing.T, c *testClient, where, cmd string, wantEdit bool, a
 func settle(t *testing.T, c *testClient, u uri.URI, where string, ok func([]protocol.Diagnostic) bool) {
 	t.Helper()
 	var last []protocol.Diagnostic
-	c.waitFor(where, func() bool {
-		pubs := c.diags[u]
-		if len(pubs) == 0 {
-			return false
+	deadline := time.After(testenv.Timeout(t, 10*time.Second))
+	for {
+		c.mu.Lock()
+		done := false
+		if pubs := c.diags[u]; len(pubs) > 0 {
+			last = pubs[len(pubs)-1].Diagnostics
+			done = ok(last)
 		}
-		last = pubs[len(pubs)-1].Diagnostics
-		return ok(last)
-	})
+		ch := c.changed
+		c.mu.Unlock()
+		if done {
+			return
+		}
+		select {
+		case <-ch:
+		case <-deadline:
+			shown, _ := json.MarshalIndent(last, "", "  ")
+			t.Fatalf("timed out waiting for %s; the client shows:\n%s", where, shown)
+		}
+	}
 }
 
 // pullDiagnostics asks for the patch's diagnostics as a client that pulls
