@@ -37,7 +37,7 @@ const usage = `usage: fsrb mcp [--root DIR]
        fsrb-mcp [--root DIR]
 
 Serves fsrb's tools (validate, apply, edit, multi_edit, undo, read) to an
-MCP client over standard input and output. See README.md, "Agents".
+MCP client over standard input and output. See docs/agents.md.
 
 Flags:
 `

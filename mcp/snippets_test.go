@@ -14,24 +14,35 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestREADMESnippets checks the client set-up snippets of README.md
-// ("Agents"): each parses in its client's format with the keys that client
-// reads, and the command it gives starts a server that lists fsrb's tools.
-func TestREADMESnippets(t *testing.T) {
-	data, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestClientSnippets checks the client set-up snippets of docs/agents.md
+// ("Registering fsrb mcp with your client"): each parses in its client's
+// format with the keys that client reads, and the command it gives starts a
+// server that lists fsrb's tools. A snippet the README repeats must be the
+// same text.
+func TestClientSnippets(t *testing.T) {
 	re := regexp.MustCompile("(?s)<!-- snippet: ([a-z-]+) -->\n```[a-z]*\n(.*?)```")
-	want := []string{"claude-code-cli", "claude-code-json", "codex-toml", "gemini-json", "vscode-json", "cursor-json", "zed-json"}
-	found := map[string]string{}
-	for _, m := range re.FindAllStringSubmatch(string(data), -1) {
-		found[m[1]] = m[2]
+	snippets := func(path string) map[string]string {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := map[string]string{}
+		for _, m := range re.FindAllStringSubmatch(string(data), -1) {
+			found[m[1]] = m[2]
+		}
+		return found
 	}
+	found := snippets("../docs/agents.md")
+	for name, body := range snippets("../README.md") {
+		if found[name] != body {
+			t.Errorf("README.md's snippet %q is not the one in docs/agents.md", name)
+		}
+	}
+	want := []string{"claude-code-cli", "claude-code-json", "codex-toml", "gemini-json", "vscode-json", "cursor-json", "zed-json"}
 	for _, name := range want {
 		body, ok := found[name]
 		if !ok {
-			t.Errorf("README.md has no snippet %q", name)
+			t.Errorf("docs/agents.md has no snippet %q", name)
 			continue
 		}
 		t.Run(name, func(t *testing.T) {
