@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The applied state of a block (README.md "Applied patches"): the file
+// The applied state of a block (docs/formats.md "Applied patches"): the file
 // looks as the block leaves it. A patch run twice must be refused, never
 // written twice, and an editor shows an applied patch as applied, not as
 // errors. Only exact text counts: a fuzzy rung never declares a block
@@ -78,9 +78,9 @@ func appliedModify(b *Block, d *doc) (r appliedScan) {
 
 // contains is strings.Contains(s, substr) for a SEARCH inside its REPLACE,
 // both short: strings.Index falls back to Rabin-Karp on a needle over 64
-// bytes, hashing all of it first, and a finder ranks every byte of it
-// (issue 11: 12% of W1). This looks for the first byte after the
-// indentation, and compares at each place of it.
+// bytes, hashing all of it first, and a finder ranks every byte of it,
+// which showed in every block's check (BenchmarkW1). This looks for the
+// first byte after the indentation, and compares at each place of it.
 func contains(s, substr string) bool {
 	if len(substr) > len(s) {
 		return false

@@ -5,7 +5,7 @@ package core
 // them clips them; one that covers all of them drops the block.
 func (t *target) blockLines() []BlockLines {
 	// One list for all the file's blocks, not grown block by block
-	// (W1: 8 allocations a file).
+	// (BenchmarkW1's allocations).
 	out := make([]BlockLines, 0, len(t.spans))
 	for i, e := range t.spans {
 		s, end := e.at, e.at+e.added // [s, end), 0-based lines

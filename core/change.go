@@ -28,8 +28,8 @@ type FileChange struct {
 	Existed bool   // the file existed at validation (an existing 0-byte file may be "created")
 	Old     []byte // the validated content; nil when the file did not exist
 	// content is what Bytes returns: the new content, built at the first
-	// call from the pieces validation left (issue 11: validating a block
-	// in a 20,000-line file no longer builds the 800 KB file).
+	// call from the pieces validation left, so that validating one block
+	// in a big file does not build the whole file (BenchmarkW2).
 	content *fileContent
 	Blocks  []int // the numbers of the blocks applied to this file, in order
 	// MovedFrom is the file (as the patch wrote it) whose content this one
@@ -71,8 +71,9 @@ func (fc FileChange) Bytes() []byte {
 
 // Head returns the first min(n, len(Bytes())) bytes of the new content:
 // exactly Bytes()[:n], without building the content when it has not been
-// built (issue 18: asking a 100 MB text file's first line for a "#!" no
-// longer copies the file, CRLF or BOM included). Safe for concurrent use; read-only.
+// built: asking a big file's first line for a "#!" must not copy the
+// file, CRLF or BOM included (make bench, W6). Safe for concurrent use;
+// read-only.
 func (fc FileChange) Head(n int) []byte {
 	c := fc.content
 	if c == nil {
@@ -113,9 +114,9 @@ func (h *headWriter) Write(p []byte) (int, error) {
 }
 
 // WriteTo writes the new content to w: exactly the bytes Bytes returns,
-// without building them when they have not been built (issue 18: a commit
-// streams a 100 MB file's pieces into its temporary file instead of
-// holding a second copy). The untouched spans go to w straight from the
+// without building them when they have not been built: a commit streams a
+// big file's pieces into its temporary file instead of holding a second
+// copy (make bench, W6). The untouched spans go to w straight from the
 // old content's memory, so w must not modify or keep what it is given
 // (io.Writer's contract). Nothing is written for ActionDelete. Safe for
 // concurrent use, with Bytes and Head too.
@@ -154,9 +155,9 @@ type BlockLines struct {
 // counts), and the offset in Bytes() where they start: exactly the bytes
 // of Bytes() from the start of line from to the start of line to, BOM,
 // CRLF and missing final newline included, built from the lines asked for
-// when the content has not been built (issue 18: the syntax check of one
-// block in a 20,000-line file reads a few thousand lines, not the 800 KB
-// file). Safe for concurrent use; read-only (it may share memory with
+// when the content has not been built: the syntax check of one block in
+// a big file reads the lines around it, not the whole file (make bench,
+// W2). Safe for concurrent use; read-only (it may share memory with
 // strings).
 func (fc FileChange) NewLines(from, to int) ([]byte, int) {
 	c := fc.content

@@ -173,7 +173,7 @@ func xmlPath(s string) (string, bool) {
 func (p *parser) rooHints(b *Block, i int) int {
 	if i < len(p.lines) {
 		// Nearly every block has no hints: its first line starts neither
-		// ":" nor "-" (two trims a block saved, issue 18).
+		// ":" nor "-", so two trims a block are saved (BenchmarkW1).
 		if c, ok := leadByte(p.lines[i].text); ok && c != ':' && c != '-' {
 			return i
 		}

@@ -205,7 +205,7 @@ func TestRevertRefused(t *testing.T) {
 // The property: every txtar case that applies gives back its files,
 // byte for byte, when its inverse is applied to the result; or the revert
 // is refused as irreversible. Except where the patch does not hold the
-// bytes to give back (README.md "Reverting a patch"), which lossy() tells
+// bytes to give back (docs/cli.md "Reverting a patch"), which lossy() tells
 // from the plan that applied it.
 func TestInvertRoundTripCases(t *testing.T) {
 	cases, err := casefile.Load("../testdata/cases")

@@ -26,8 +26,8 @@ func splitLinesInto(out []line, text string) []line {
 	if text == "" {
 		return out
 	}
-	// Sized once: a patch of 200 blocks is 2,600 lines, and growing the
-	// slice by appends copied 40-byte records over and over (issue 11).
+	// Sized once: growing the slice by appends copies the records over
+	// and over on a patch of many blocks (BenchmarkW1).
 	out = slices.Grow(out, strings.Count(text, "\n")+1)
 	for start := 0; start < len(text); {
 		i := strings.IndexByte(text[start:], '\n')
@@ -74,10 +74,10 @@ func firstNonBlankLine(s string) string {
 	return ""
 }
 
-// Parse's line records come from a pool: a 200-block patch's 3,200 records
-// are 128 KB, and allocating that afresh each time (a large object: the
-// heap lock, zeroing, page faults) and having the collector scan it was a
-// third of Parse (issue 18). The records hold substrings of the patch, so
+// Parse's line records come from a pool: a big patch's records are a
+// large object, and allocating it afresh each time (the heap lock,
+// zeroing, page faults) and having the collector scan it was much of
+// Parse (BenchmarkW1). The records hold substrings of the patch, so
 // a returned buffer is cleared first, or it would keep the text alive.
 var linesPool = sync.Pool{New: func() any { return new([]line) }}
 

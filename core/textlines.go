@@ -5,12 +5,12 @@ import (
 	"unsafe"
 )
 
-// Lines of a FileChange's new content without building it (issue 18: the
-// syntax check of one block in a 20,000-line file read the 800 KB content
-// that Bytes() builds, ~200 page faults, for a window of a few hundred
-// lines). Everything here only reads the doc: a FileChange's doc is shared
-// by concurrent readers (see fileContent), so newline counts the doc has
-// not kept are counted again rather than stored.
+// Lines of a FileChange's new content without building it: the syntax check
+// of one block in a big file needs a window of lines, and building the whole
+// content for it (Bytes) costs a fresh page fault every 4 KB (make bench,
+// W2). Everything here only reads the doc: a FileChange's doc is shared by
+// concurrent readers (see fileContent), so newline counts the doc has not
+// kept are counted again rather than stored.
 
 // countChunk is the stride of the newline counts that skip whole chunks
 // (bytes.Count is vectorised; one IndexByte call a line is not).

@@ -13,8 +13,7 @@ import (
 // rewrites the block in the patch so that it matches there only — SEARCH
 // and REPLACE widened with the lines tree-sitter chose (up to the enclosing
 // signature when that stays small), or, for an apply-patch hunk, an
-// "@@ <signature>" anchor line (docs/ARCHITECTURE.md "Tree-sitter";
-// issue 5 item 5).
+// "@@ <signature>" anchor line (docs/ARCHITECTURE.md "Tree-sitter").
 // The places come from core's Explainer, which the analysis plugs in.
 func occurrenceFixes(r *actionRequest) ([]protocol.CodeAction, error) {
 	var out []protocol.CodeAction

@@ -2,18 +2,18 @@ package treesitter
 
 import "context"
 
-// Definition windows for explanations (issue 18). Naming the definitions
-// around the places of an ambiguous block parsed the whole file: 80 KB of
-// Python is 7 ms of CPU, for two names. The chain of definitions around a
-// place lies inside the top-level statement that holds it (a class and its
-// methods, a function), and in a language whose top-level statements are
-// items of a file (Python), that statement parsed alone is the same
-// subtree. So each place's top-level statement is parsed alone, found by
-// the language's statement lexer (stmtwindow.go) run from the start of the
-// file: a line at column 0 that starts a logical line, is no clause
-// (else, except) and follows no decorator. A window that does not parse
-// cleanly, or a place no such window holds, sends the whole call back to
-// the whole-file parse.
+// Definition windows for explanations. Naming the definitions around the
+// places of an ambiguous block by parsing the whole file costs more than the
+// rest of the dry run, for two names (make bench, W5). The chain of
+// definitions around a place lies inside the top-level statement that holds
+// it (a class and its methods, a function), and in a language whose
+// top-level statements are items of a file (Python), that statement parsed
+// alone is the same subtree. So each place's top-level statement is parsed
+// alone, found by the language's statement lexer (stmtwindow.go) run from
+// the start of the file: a line at column 0 that starts a logical line, is
+// no clause (else, except) and follows no decorator. A window that does not
+// parse cleanly, or a place no such window holds, sends the whole call back
+// to the whole-file parse.
 
 // topWindow is a run of top-level statements of a file, parsed alone.
 type topWindow struct {

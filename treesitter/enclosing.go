@@ -9,10 +9,10 @@ import (
 // The definitions around one place, found without the definitions query.
 //
 // tree-sitter compiles a query by analysing the grammar's whole parse
-// table, whatever the query: Python's two patterns cost 5.4-6.4 ms and 360
-// page faults to compile on issue 18's sixth-round VM, a quarter of a CLI
-// dry run that explains an ambiguous block (W5), which needs the
-// definitions around two places only. Those are the place's ancestors in
+// table, whatever the query: even Python's two patterns take a large share
+// of a CLI dry run that explains an ambiguous block (make bench, W5;
+// BenchmarkEnclosingDefinitionsCold), which needs the definitions around
+// two places only. Those are the place's ancestors in
 // the tree. Where every pattern of a language's query is of one plain form,
 //
 //	(function_definition name: (identifier) @name) @definition.function

@@ -30,12 +30,12 @@ func (c *Cache) Explain(path, text, search, replace string, occurrences []int) [
 	return out
 }
 
-// MaxSyntaxCheck is the largest file whose syntax check may parse the
-// whole file. Parsing runs at 5-10 MB/s here (cgo; Python's grammar among
-// the slow ones): an 800 KB file costs 90 ms, ten times the rest of a CLI
-// run. Windows around the edits (window.go) are parsed whatever the size;
-// a bigger file whose windows do not settle the question is not checked:
-// the check is advice, never a gate.
+// MaxSyntaxCheck is the largest file whose syntax check may parse the whole
+// file. Parsing is slow next to the rest of a run (cgo; Python's grammar
+// among the slow ones): a file of this size costs more than the rest of a
+// CLI run (BenchmarkParseFull). Windows around the edits (window.go) are
+// parsed whatever the size; a bigger file whose windows do not settle the
+// question is not checked: the check is advice, never a gate.
 const MaxSyntaxCheck = 256 << 10
 
 // SyntaxProblems parses every file a valid plan changes before and after,
@@ -48,11 +48,12 @@ func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 	perFile := make([]core.Problems, len(plan.Files))
 	// A worker's slot carries the buffer it writes each file's new
 	// content into (see wholeSyntaxErrors), sized once for the largest
-	// file it will hold: grown file by file, the two of a W1 dry run took
-	// 80 KB for 20 KB files (issue 18). A file past localMin is checked
-	// on local texts and needs the buffer only when they cannot settle
-	// it (it grows then): sized for one, each validation of W2's 800 KB
-	// file allocated 512 KB it never wrote.
+	// file it will hold: grown file by file, it took fresh memory several
+	// times its files' size (BenchmarkSyntaxProblemsW1). A file past
+	// localMin is checked on local texts and needs the buffer only when
+	// they cannot settle it (it grows then): sized for one, each
+	// validation of a big file allocated memory it never wrote
+	// (BenchmarkW2's bytes allocated).
 	most := 0
 	for i := range plan.Files {
 		if n := plan.Files[i].NewLen(); n <= localMin {
@@ -135,8 +136,8 @@ func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange, lang *L
 // wholeSyntaxErrors is the syntax check of fc on its whole old and new
 // content. With buf, the new content is written into it rather than built
 // (and kept) by fc.Bytes: a worker's buffer serves file after file, where
-// each file's own copy was fresh memory, a page fault every 4 KB (W1: 100
-// of a dry run's 800, issue 18). Nothing the check returns or caches
+// each file's own copy was fresh memory, a page fault every 4 KB (make
+// bench, W1: the dry run's faults). Nothing the check returns or caches
 // points into it (Cache.Parse keeps a copy).
 func (c *Cache) wholeSyntaxErrors(fc *core.FileChange, lang *Language, buf *bytes.Buffer) []SyntaxError {
 	var after []byte
@@ -177,8 +178,8 @@ func lineOffsets(text []byte, lines []int) map[int]int {
 	line, off := 0, 0
 	for _, want := range sorted {
 		// Whole chunks are skipped by their newline count (SIMD), not
-		// line by line: one IndexByte call a line cost W2 0.2 ms for the
-		// 20,000 lines above its edit (issue 18).
+		// line by line: one IndexByte call a line is slow over the many
+		// lines above an edit near the end of a big file (make bench, W2).
 		for line < want && len(text)-off > lineChunk {
 			n := bytes.Count(text[off:off+lineChunk], []byte{'\n'})
 			if line+n >= want {

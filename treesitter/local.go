@@ -6,13 +6,13 @@ import (
 	"github.com/fsrb/fsrb/core"
 )
 
-// The syntax check of a big file, on the lines around its edits (issue
-// 18). The windows the check parses (window.go) are found by scanning
+// The syntax check of a big file, on the lines around its edits. The
+// windows the check parses (window.go) are found by scanning
 // lines outward from the edits, and a file bigger than MaxSyntaxCheck is
 // checked through windows or not at all: nothing reads the file beyond
 // them. Yet the check took the whole new content, which FileChange.Bytes
-// builds: an 800 KB copy (~200 page faults, 0.3-0.5 ms of a 3 ms process)
-// to validate one block in a 20,000-line file. So for a big file the check
+// builds: a copy of the whole file, a page fault every 4 KB, to validate
+// one block (make bench, W2). So for a big file the check
 // runs on local texts: the new lines from localContext lines above the
 // first edit to localContext lines below the last (FileChange.NewLines,
 // built from those lines only), and the old lines that hold the same text
@@ -38,8 +38,8 @@ var localContext = 1000
 // the first try: a window inside them (most are: a method, a statement)
 // settles the check; one that reaches where they were cut sends it to
 // localContext lines. The local new text is a copy wherever an edit
-// changed its lines: 1,000 lines each side were an 80 KB copy, 20 page
-// faults of W2's dry run, for a window of a dozen lines (issue 18).
+// changed its lines: a wide margin each side was a copy of fresh pages
+// for a window of a dozen lines (make bench, W2).
 const localFirst = 128
 
 // localSyntaxErrors is the syntax check of fc on local texts: the errors,

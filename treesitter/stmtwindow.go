@@ -7,10 +7,11 @@ import (
 	"time"
 )
 
-// Statement windows (issue 18). A definition window (window.go) of a
-// Python method costs its whole method, ~600 bytes at ~11 MB/s, for an edit
-// that usually changes one or two of its lines: 200 blocks cost 10 ms of
-// CPU, where the rest of a CLI run costs 5. A clean edit needs less
+// Statement windows. A definition window (window.go) of a Python method
+// costs parsing its whole method, for an edit that usually changes one or
+// two of its lines: over many blocks that was more than the rest of a CLI
+// run (BenchmarkSyntaxCheckStatementWindows, BenchmarkSyntaxProblemsW1).
+// A clean edit needs less
 // proof: the lines it changed, extended to whole statements, cut out and
 // dedented. In a language whose statements are items of a file (Python:
 // a run of statements dedented is a module), a run of whole statements
@@ -94,8 +95,8 @@ func pyLexer(text []byte, start, end int) func() (lineInfo, bool) {
 				continue
 			}
 			// Most bytes of code change nothing here: one table look
-			// passes them (a switch on every byte was 60% of the
-			// lexer, issue 18).
+			// passes them (a switch on every byte was most of the
+			// lexer's time, BenchmarkSyntaxProblemsW1).
 			if !pyLexByte[c] {
 				continue
 			}
@@ -138,8 +139,8 @@ func pyLexer(text []byte, start, end int) func() (lineInfo, bool) {
 }
 
 // blankEnd returns where text[from:to] ends without its trailing blanks
-// (bytes.TrimRight builds its set of bytes at every call: 20% of the
-// lexer).
+// (bytes.TrimRight builds its set of bytes at every call, a visible share
+// of the lexer in BenchmarkSyntaxProblemsW1).
 func blankEnd(text []byte, from, to int) int {
 	for to > from && (text[to-1] == ' ' || text[to-1] == '\t' || text[to-1] == '\r') {
 		to--

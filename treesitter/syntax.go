@@ -197,8 +197,8 @@ func alignRanges(before, after []byte, ranges [][2]int) ([]editRegion, bool) {
 // indexLong is strings.Index or bytes.Index for a needle that may be long
 // (the unchanged text between two edits; a widened block counted over its
 // file): they run Rabin-Karp over the whole haystack for needles past 64
-// bytes (4.8 M instructions for W1's 200 blocks, 1.3 M for W5's widened
-// blocks); searching for a short head with the vector search and comparing
+// bytes (BenchmarkSyntaxProblemsW1; make bench, W5's widened blocks);
+// searching for a short head with the vector search and comparing
 // the rest at each hit costs a memchr and one compare. A head that keeps
 // matching (a file of repeated lines) goes back to Rabin-Karp, whose cost
 // does not grow with the hits.

@@ -9,10 +9,11 @@ import (
 )
 
 // Checking the syntax of an edit by parsing the whole file costs the whole
-// file: tree-sitter parses 5-10 MB/s here, so twenty 20 KB files take
-// 40-60 ms, ten times the rest of a CLI run. An edit usually sits inside
-// one definition, and a definition cut out of its file and dedented is
-// itself a valid file (a Python method, a Go function, a YAML mapping).
+// file, and tree-sitter is slow next to the rest of a run: parsing every
+// file of a many-file patch whole costs several times the rest of a CLI run
+// (BenchmarkSyntaxCheckWindowed, BenchmarkParseFull). An edit usually sits
+// inside one definition, and a definition cut out of its file and dedented
+// is itself a valid file (a Python method, a Go function, a YAML mapping).
 // So the check first parses only windows of that kind around the edited
 // ranges:
 //
@@ -114,8 +115,9 @@ func windowsSyntaxErrors(ctx context.Context, timeout time.Duration, lang *Langu
 // than budget bytes.
 func windowsFor(after []byte, regions []editRegion, budget int) ([]window, bool) {
 	// One window a region, and each window's region list cut from one
-	// array: a W1 dry run grew the list and allocated 200 one-region
-	// lists, 50 KB of its syntax check's fresh memory (issue 18).
+	// array: growing the list and allocating a one-region list per
+	// window was much of the syntax check's fresh memory
+	// (BenchmarkSyntaxProblemsW1).
 	ws := make([]window, 0, len(regions))
 	own := slices.Clone(regions)
 	for i, r := range regions {

@@ -267,7 +267,7 @@ func TestCasesCLI(t *testing.T) {
 // disk through the commit: the tree must come back as it was (folders
 // removed by the apply included), or the revert be refused as
 // irreversible. Cases whose change the patch cannot give back byte for
-// byte (README.md "Reverting a patch") are named and skipped; core's
+// byte (docs/cli.md "Reverting a patch") are named and skipped; core's
 // TestInvertRoundTripCases holds the same rule.
 func TestCasesRevert(t *testing.T) {
 	for _, tc := range loadCases(t) {

@@ -10,10 +10,10 @@ import (
 
 func main() {
 	// A run's heap is mostly the files it holds, live until it exits:
-	// collecting while they are read finds little and cost a 100 MB dry
-	// run 150 of its 300 ms. 200 gives the same time; 400 too, but let a
-	// 10,000-block patch peak at 73 MiB instead of 57. GOGC, when set,
-	// still wins.
+	// collecting while they are read finds little and costs a big file's
+	// dry run much of its time (make bench, W6). 200 is as fast as 400,
+	// which lets a patch of thousands of blocks peak higher. GOGC, when
+	// set, still wins.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}

@@ -9,9 +9,9 @@ import (
 )
 
 // mcpBinary is the MCP server's own binary (cmd/fsrb-mcp). The CLI does not
-// link the MCP SDK (net/http, crypto, JSON Schema and gob inits: 0.7 ms of
-// every fsrb start-up, docs/PERFORMANCE.md): "fsrb mcp" runs fsrb-mcp in
-// its place.
+// link the MCP SDK, whose net/http, crypto, JSON Schema and gob inits
+// would run at every fsrb start-up, and an agent starts fsrb once per
+// edit: "fsrb mcp" runs fsrb-mcp in its place.
 const mcpBinary = "fsrb-mcp"
 
 // serveMCP is "fsrb mcp [--root DIR]": it becomes fsrb-mcp with the same

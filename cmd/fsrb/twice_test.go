@@ -9,10 +9,10 @@ import (
 
 // TestCasesTwice runs every case that applies through the built fsrb a
 // second time, on the tree the first run left: a patch run twice is
-// refused (exit 1), never written twice, whatever its format (README
-// "Applied patches"). The exceptions are the ones the README names: a
-// block placed by a --fuzzy rung (only exact text counts as applied) and
-// a patch that changes nothing.
+// refused (exit 1), never written twice, whatever its format
+// (docs/formats.md "Applied patches"). The exceptions are the ones it
+// names: a block placed by a --fuzzy rung (only exact text counts as
+// applied) and a patch that changes nothing.
 func TestCasesTwice(t *testing.T) {
 	changesNothing := map[string]bool{"hashline_cline_markers": true}
 	ran := 0

@@ -8,10 +8,10 @@ import (
 
 // An Arena packs the small files a short-lived process reads into shared
 // 2 MB huge pages (where the kernel gives them: hugepage_linux.go), after
-// the first arenaStart bytes. A fresh 4 KB page costs a page fault; on the
-// VM of issue 18's sixth round one cost 11-25 us, and a 2 MB page 100-200
-// us: W1's 20 files of 20 KB were about 100 of a dry run's 650 faults,
-// 1 ms of its 18. Files of hugeReadMin or more get huge pages of their own
+// the first arenaStart bytes. A fresh 4 KB page costs a page fault, and on
+// a VM a fault is costly while a 2 MB page costs not much more than one:
+// twenty small files are a visible share of a dry run's faults (make
+// bench, W1). Files of hugeReadMin or more get huge pages of their own
 // (readBuffer).
 //
 // Memory handed out is never returned while any buffer of its 2 MB page
@@ -61,7 +61,7 @@ func (a *Arena) buffer(n int) []byte {
 // ReadAll reads f to its end, at most limit bytes (one more tells a
 // longer file), into a buffer sized by its length when it is a regular
 // file: io.ReadAll grows from 512 bytes, clearing and copying each bigger
-// buffer (5% of a W1 dry run's page faults, issue 18).
+// buffer, fresh pages each time (make bench, W1: the dry run's faults).
 func (a *Arena) ReadAll(f *os.File, limit int64) ([]byte, error) {
 	r := io.LimitReader(f, limit)
 	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() < limit {

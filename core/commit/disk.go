@@ -112,12 +112,13 @@ func (d *Disk) abs(rel string) string { return filepath.Join(d.Root, filepath.Fr
 // maxLinks bounds link chains as the kernel does (Linux's MAXSYMLINKS).
 const maxLinks = 40
 
-// resolveIn is resolve(filepath.Join(root, local)) for a root free of
-// links: only what lies below root can be a link, so only that is looked
-// at. EvalSymlinks walks every folder from "/" again for every path: a W1
-// dry run (20 files, each resolved twice) made some 300 stat calls (issue
-// 18). A path that is not plain (a link, a missing part, a file where a
-// folder should be) goes to resolve whole, so its answer is resolve's.
+// resolveIn is resolve(filepath.Join(root, local)) for a root free of links:
+// only what lies below root can be a link, so only that is looked at.
+// EvalSymlinks walks every folder from "/" again for every path, a stat call
+// for each folder of each path resolved (make bench, W1: twenty files, each
+// resolved twice). A path that is not plain (a link, a missing part, a file
+// where a folder should be) goes to resolve whole, so its answer is
+// resolve's.
 func resolveIn(root, local string) (string, error) {
 	abs := filepath.Join(root, local)
 	if filepath.Clean(local) != local {
@@ -203,8 +204,8 @@ func resolve(abs string, hops int) (string, error) {
 // readRegular reads full only if it is a regular file of at most limit
 // bytes (0: any size). Lstat comes first because opening a fifo would
 // block forever; the flags and the Stat of the open file cover a swap
-// between the two, and give the size (a Stat before the open was one more
-// call a file: issue 18). Small files' buffers come from a (nil: their
+// between the two, and give the size (a Stat before the open would be one
+// more call a file). Small files' buffers come from a (nil: their
 // own).
 func readRegular(full string, limit int64, a *Arena) ([]byte, error) {
 	fi, err := os.Lstat(full)
@@ -242,10 +243,10 @@ const parallelReadMin = 1 << 20
 
 // readParallel reads a big file as two or more ranges at once (pread, one
 // goroutine a range). Most of a big read's time is the kernel faulting in
-// and zeroing the new buffer's pages and copying into them, page by page;
-// split over two cores, a 100 MB file read in 44 -> 24 ms here, W4's 2 MB
-// dry run took 6.9 -> 5.8 ms (an 800 KB file gained nothing: the second
-// thread costs more than it saves, hence the 1 MiB floor). ok is
+// and zeroing the new buffer's pages and copying into them, page by page,
+// which two cores do in about half the time (make bench, W4 50k and W6).
+// Below the 1 MiB floor the second thread costs more than it saves (W2's
+// file gained nothing). ok is
 // false when the file is not size bytes long any more (it shrank or
 // grew since Stat): the caller then reads it in one stream, as a
 // changing file always was.

@@ -12,10 +12,9 @@ const hugePages = true
 // readBuffer returns a buffer of n bytes for a file's content, in huge
 // pages where the kernel gives them on request (MADV_HUGEPAGE: a kernel
 // set to give them on request only, as many are, gives a program none
-// without it). A file read into 4 KB pages costs a page fault each 4 KB;
-// on the VM of issue 18's fifth round a fault cost about 25 us, and a
-// 100 MB file's 25,600 of them were 90% of W6's dry run (340-450 ms,
-// against grep's 36 ms over the same file). In 2 MB pages the buffer
+// without it). A file read into 4 KB pages costs a page fault each 4 KB,
+// and on a VM where faults are costly those faults were most of a big
+// file's dry run (make bench, W6). In 2 MB pages the buffer
 // takes a fault each 2 MB, and the copy into it misses the TLB far less.
 // The cost: the file's last 2 MB page is resident whole (up to 2 MB more
 // RSS), and up to 4 MB of address space that is never touched.

@@ -206,8 +206,8 @@ func (s *store) journals() ([]journal, error) {
 
 // anyPending reports whether a transaction of the store was interrupted.
 // Every run of the CLI asks, and a workspace keeps its last commits for
-// undo: decoding all their manifests on every run cost a small dry run
-// 0.03-0.07 ms of its 2 ms (ten kept commits; issue 18). A manifest that
+// undo: decoding all their manifests on every run is a visible share of
+// a small dry run. A manifest that
 // does not hold the word "pending" anywhere cannot be in that state, so
 // only the others are decoded.
 func (s *store) anyPending() (bool, error) {
