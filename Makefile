@@ -8,8 +8,8 @@ LDFLAGS := -X main.version=$(VERSION)
 
 # On Linux the binaries are linked statically (glibc, libstdc++ and libgcc
 # inside) when the static libraries are there: no dynamic loader or
-# relocations at start-up (make bench, the process rows; README
-# "Performance"). Debian's gcc and g++ bring them (libc6-dev,
+# relocations at start-up (make bench, the process rows;
+# docs/PERFORMANCE.md). Debian's gcc and g++ bring them (libc6-dev,
 # libstdc++-12-dev); Fedora needs glibc-static and libstdc++-static.
 # Without them, or with STATIC=0, the link is dynamic, as plain `go build`
 # links (cmd/fsrb cannot ask for -static itself: see docs/ARCHITECTURE.md
@@ -110,8 +110,9 @@ gotest-race:
 gotest-purego:
 	$(GO) test -tags purego -count=1 ./internal/scan ./core
 
-# The workloads of issue 9 (bench/main.go), in process and as whole fsrb
-# processes beside grep -c -F, as one table; a few minutes. BENCHFLAGS:
+# The performance workloads (bench/main.go, docs/PERFORMANCE.md), in
+# process and as whole fsrb processes beside grep -c -F, as one table; a
+# few minutes. BENCHFLAGS:
 # -quick (a smoke run), -only W1,W6, -no-lsp. Not part of `make test`.
 # The fsrb and fsrb-lsp it times are built as `make install` builds them
 # (static above). W8 streams a chat answer into fsrb-lsp for 2.5 minutes:
@@ -163,7 +164,7 @@ clean:
 # fsrb-lsp inside (static, -trimpath, stripped), for this machine by default
 # (linux-x64 here). Another target: make vsix VSIX_TARGET=darwin-arm64 on
 # that platform, or with CC/CXX set to its cross compilers
-# (editors/vscode/scripts/package-target.sh; README "In your editor").
+# (editors/vscode/scripts/package-target.sh; docs/editors.md).
 # `make vsix-arm64`: linux-arm64 with Debian's cross compilers
 # (apt-get install gcc-aarch64-linux-gnu g++-aarch64-linux-gnu).
 # The universal package with no server (fsrb-lsp from PATH):

@@ -1,9 +1,9 @@
-// Command bench is `make bench`: it generates the workloads of issue 9
-// (W1-W7, deterministic), runs each in process (core.Validate as the CLI
-// runs it, tree-sitter included) and as a whole fsrb process, and prints
-// one table beside the floor: strings.Count in process and `grep -c -F` as
-// a process, over the same bytes. W8 streams a chat answer into fsrb-lsp
-// (stream.go) and prints a table of its own.
+// Command bench is `make bench`: it generates the workloads (W1-W8,
+// deterministic; docs/PERFORMANCE.md), runs W1-W7 in process (core.Validate
+// as the CLI runs it, tree-sitter included) and as a whole fsrb process,
+// and prints one table beside the floor: strings.Count in process and
+// `grep -c -F` as a process, over the same bytes. W8 streams a chat answer
+// into fsrb-lsp (stream.go) and prints a table of its own.
 //
 //	go run ./bench [-quick] [-fsrb path/to/fsrb] [-fsrb-lsp path/to/fsrb-lsp] [-only W1,W8]
 package main
@@ -124,7 +124,7 @@ type row struct {
 	name, desc     string
 	bytes          int
 	inProc         time.Duration // median, core.Validate (+ tree-sitter) on files in memory
-	core           time.Duration // median, core.Parse + core.Validate alone (no tree-sitter), as issue 11 compares with Cline
+	core           time.Duration // median, core.Parse + core.Validate alone (no tree-sitter), as docs/PERFORMANCE.md compares with Cline
 	firstIndex     time.Duration // median, strings.Index of each SEARCH in its file: Cline's one unchecked indexOf a block
 	allocs, allocB float64       // per run
 	floorIn        time.Duration // strings.Count over the same bytes
@@ -162,7 +162,7 @@ func runWorkload(w *workload, tmp, bin, timeV string) row {
 	r.core, _, _ = measure(max(w.runs, 30), func() {
 		core.Validate(core.Parse(w.Patch, core.ParseOptions{}), core.MapFS(w.Files), core.Options{Fuzzy: w.Fuzzy})
 	})
-	// Cline's way (issue 11): the first place of each SEARCH, found by one
+	// Cline's way: the first place of each SEARCH, found by one
 	// index, a second place never looked for.
 	texts := w.Files
 	r.firstIndex, _, _ = measure(max(w.runs, 30), func() {
@@ -173,7 +173,7 @@ func runWorkload(w *workload, tmp, bin, timeV string) row {
 		sink += n
 	})
 	// The floor looks for the content of SEARCH's first line: with its
-	// indentation, strings.Count falls back to Rabin-Karp (issue 3).
+	// indentation, strings.Count falls back to Rabin-Karp.
 	needle := strings.TrimSpace(w.Needle)
 	r.floorIn, _, _ = measure(max(w.runs, 20), func() {
 		n := 0
@@ -205,7 +205,7 @@ func runWorkload(w *workload, tmp, bin, timeV string) row {
 	// The dry run, the same run on the files named .txt and grep are timed
 	// in rounds, one of each a round: a batch of one after a batch of the
 	// other measured the machine's mood as much as the programs (W2's dry
-	// run moved 2.8 -> 3.3 ms between two runs of the table).
+	// run drifted from one run of the table to the next).
 	jobs := []job{{dir: root, wantExit: wantExit, args: func(int) []string { return dry }}}
 	// The same run on the files named .txt, which no grammar claims: the
 	// engine's own cost without tree-sitter's syntax check.

@@ -7,7 +7,7 @@ import (
 	"github.com/fsrb/fsrb/bench/gen"
 )
 
-// The workloads of issue 9 are defined once, in bench/gen (gen.W1-gen.W6),
+// The workloads are defined once, in bench/gen (gen.W1-gen.W6),
 // which core's and the language server's benchmarks run too; this adds how
 // many times the driver runs each.
 

@@ -60,9 +60,9 @@ const (
 	// closestGramBits sizes the trigram set (1<<closestGramBits entries).
 	closestGramBits = 16
 	// closestSplitMin is the least file size scored on two cores. A fresh
-	// process must make the second thread first: on a 200 KB file (W4 5k,
-	// a 0.25 ms search) splitting made fsrb --dry-run slower, not faster;
-	// on 2 MB it saves about 0.4 ms of 2.
+	// process must make the second thread first: on a small file splitting
+	// made fsrb --dry-run slower, not faster (make bench, W4 5k); on a big
+	// one it pays (W4 50k).
 	closestSplitMin = 512 << 10
 )
 

@@ -8,12 +8,12 @@ import (
 	"github.com/fsrb/fsrb/internal/scan"
 )
 
-// A file that several blocks name is searched once per anchor byte, not
-// once per block (issue 11: W1's 200 blocks over 20 files each scanned
-// their whole file, stopping at some 50 places of the anchor's rarest
-// byte). The first block whose anchor has byte c lists c's offsets in the
-// text as loaded; every later one walks that list over the pieces still
-// cut from it, and scans only the pieces that are not (REPLACE texts).
+// A file that several blocks name is searched once per anchor byte, not once
+// per block, each scanning the whole file and stopping at every place of its
+// anchor's rarest byte (make bench, W1: ten blocks a file). The first block
+// whose anchor has byte c lists c's offsets in the text as loaded; every
+// later one walks that list over the pieces still cut from it, and scans
+// only the pieces that are not (REPLACE texts).
 
 // keepMin is the fewest blocks naming a file for which its byte offsets
 // are kept; keepMax the largest text they are kept for (a list costs 4
@@ -40,8 +40,7 @@ func (d *doc) positions(c byte) []int32 {
 	// Listed into a pooled buffer, then copied at its size: a count first
 	// cost a second pass over the file, appends from nothing grew the
 	// list seven times or more, and a list sized for a rare byte
-	// allocated twice what it held (fresh memory is page faults: 0.5 us
-	// for an 824-byte make on issue 18's fifth-round VM).
+	// allocated twice what it held (fresh memory is page faults).
 	buf := placesPool.Get().(*[]int32)
 	*buf = scan.AppendIndexes((*buf)[:0], d.loaded, c)
 	pos := slices.Clone(*buf)
@@ -85,7 +84,7 @@ func (d *doc) occurrencesKept(search string, limit int) []int {
 	// check records a place whose anchor content starts at h of piece p,
 	// which starts at base of the text; it reports whether to go on. A
 	// place inside p is compared there: finding the piece of each offset
-	// again (byteAt, equalAt) was a sixth of W1's search (issue 18).
+	// again (byteAt, equalAt) showed in BenchmarkW1's search.
 	check := func(p string, h, base int) bool {
 		at := h - off
 		if base+at < 0 {

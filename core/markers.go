@@ -32,8 +32,8 @@ func runOf(s string, c byte) int {
 // keystroke in the editor, and a regexp would cost several times more.
 func markerOf(raw string) marker {
 	// The three markers as models write nearly all of them, whole: the
-	// trims and the count below were a sixth of W1's Parse, run on each
-	// marker line by three of its passes (issue 18).
+	// trims and the count below showed in Parse, run on each marker line
+	// by three of its passes (BenchmarkW1).
 	switch raw {
 	case "<<<<<<< SEARCH":
 		return markSearch
@@ -336,8 +336,8 @@ func prosePath(line string, exists func(string) bool) (at, n int, ok bool) {
 // ("pkg/mod00.py"), as nearly every header is: letters, digits and
 // "._/-" only, a "/" or an extension, not led by "-" or "./" (a marker,
 // a prefix headerPath strips), not wrapped in "__" and not ending in "/".
-// headerPath's loop of trims returns such a line unchanged; the loop cost
-// 0.1 us a block, a seventh of W1's Parse (issue 18).
+// headerPath's loop of trims returns such a line unchanged, and cost a
+// visible share of Parse (BenchmarkW1).
 func barePath(s string) bool {
 	if s == "" || s[0] == '-' || s[len(s)-1] == '/' || strings.HasPrefix(s, "./") ||
 		strings.HasPrefix(s, "__") && strings.HasSuffix(s, "__") {
@@ -396,8 +396,8 @@ func hasExtension(s string) bool {
 
 // eightSpaces returns the offset past s's leading spaces taken in whole
 // runs of eight, one 8-byte compare a run, for the loops of leadByte and
-// splitBlank that take the rest byte by byte (a SEARCH line of W1 starts
-// with 8 to 12 spaces, and each line is asked several times; issue 18).
+// splitBlank that take the rest byte by byte (code lines often start with
+// 8 spaces or more, and each line is asked several times; BenchmarkW1).
 // Written so that the compiler inlines it (load64's form did not fit the
 // budget): these run on every line of every patch.
 func eightSpaces(s string) int {
@@ -420,10 +420,9 @@ func markerOrEscapeByte(c byte) bool { return markerByte(c) || c == '\\' }
 // leadByte returns the first byte of raw that is not ASCII white space,
 // 0 when there is none (a blank line), and ok=false when that byte starts
 // a multi-byte character (which may be white space strings.TrimSpace
-// removes). The line tests
-// above ask it first: every line of a patch goes through several of them,
-// and trimming each line first was a tenth of W1's Parse+Validate
-// (issue 18).
+// removes). The line tests above ask it first: every line of a patch goes
+// through several of them, and trimming each line first showed in
+// BenchmarkW1.
 func leadByte(raw string) (c byte, ok bool) {
 	for i := eightSpaces(raw); i < len(raw); i++ {
 		switch c := raw[i]; {

@@ -61,9 +61,9 @@ func occurrences(text, search string, limit int) []int {
 		if misses++; misses < anchorMisses {
 			continue
 		}
-		// The anchor line is common in this file ("except KeyError:"
-		// stood 114 times in W5's 80 KB, issue 18): every place of it is
-		// a stop and a compare of the block. The next best line takes
+		// The anchor line is common in this file (an "except KeyError:"
+		// in every function, as in make bench's W5): every place of it
+		// is a stop and a compare of the block. The next best line takes
 		// over from here on; it finds the places not yet passed (those
 		// starting after at), each once, as any line of search would.
 		dropped = append(dropped, needle)
@@ -124,8 +124,8 @@ func anchorScore(core string) int {
 }
 
 // maxRank is the rank of s's rarest byte. Four maxima side by side, not
-// one: each max waits for the one before it, and a chain of them was 8%
-// of W1's Validate, every line of 200 SEARCH texts scored (issue 18).
+// one: each max waits for the one before it, and a chain of them showed
+// in Validate, every line of every SEARCH text scored (BenchmarkW1).
 func maxRank(s string) int {
 	var a, b, c, d uint8
 	i := 0
@@ -166,7 +166,7 @@ func occurrencesSlow(text, search string, limit int) []int {
 // (wholeOrCut) is no partial line: that block is not found, and the
 // closest match shows the difference. places says how
 // often search occurs at all: 0, 1, or 2 for two or more (explainMiss
-// needs no second scan of the file for fewer than two: issue 18).
+// needs no second scan of the file for fewer than two).
 func partialLine(text, search string) (at, places int) {
 	s := strings.TrimSuffix(search, "\n")
 	if strings.TrimSpace(s) == "" {
@@ -240,10 +240,10 @@ func trimBlankRight(l string) string {
 // frequencies in source code; a needle of common bytes only still works,
 // just with more false hits.
 //
-// A rare byte is often rare in one token only: W1's anchors hold
-// "KeyError", whose 'K' and 'E' stand together at each of some 50 places
+// A rare byte is often rare in one token only: make bench's W1 anchors
+// hold "KeyError", whose 'K' and 'E' stand together at each of its places
 // in a file, so the second byte rejected nothing and every place cost a
-// compare of the whole needle (issue 18). The needle's last 8 bytes, one
+// compare of the whole needle. The needle's last 8 bytes, one
 // load, reject those: lines that share a token rarely share their end.
 type finder struct {
 	needle string
@@ -262,7 +262,7 @@ func newFinder(needle string) finder {
 		f.tail = load64(needle, len(needle)-8)
 	}
 	// The best ranks so far are kept, not looked up again a byte (both
-	// loops were 5% of W1's Validate, issue 18).
+	// loops showed in BenchmarkW1's Validate).
 	best := -1
 	for i := 0; i < len(needle); i++ {
 		if r := int(byteRank[needle[i]]); r > best {
@@ -278,13 +278,13 @@ func newFinder(needle string) finder {
 			}
 		}
 	}
-	// index's pair scan takes with r1's byte the needle's byte farthest
-	// from it. The bytes next to r1 are often in its token ("KeyError":
-	// 'K' and 'E' together at each of its places), and code repeats
-	// templates ("] = \"" after every ']' of W2's file). What filters is
-	// the distance: two places share it only where the text between has
-	// the same length. Over W1's 200 anchors the pair stops at 2,462
-	// places; r1 alone at 10,233, r1 with r2 at 8,496 (issue 18).
+	// index's pair scan takes with r1's byte the needle's byte farthest from
+	// it. The bytes next to r1 are often in its token ("KeyError": 'K' and
+	// 'E' together at each of its places), and code repeats templates
+	// ("] = \"" after every ']' of make bench's W2 file). What filters is
+	// the distance: two places share it only where the text between has the
+	// same length. Over make bench's W1 anchors the pair stops at a fraction
+	// of the places r1 alone, or r1 with r2, stops at.
 	f.p2 = 0
 	if f.r1 < len(needle)-1-f.r1 {
 		f.p2 = len(needle) - 1
@@ -305,8 +305,8 @@ func (f *finder) index(s string, from int) int {
 	}
 	c1, c2 := f.needle[f.r1], f.needle[f.r2]
 	end := last + f.r1 + 1 // c1 may sit at most here (exclusive)
-	// IndexByte on c1 first: it is the faster scan while c1's places are
-	// few (W2's anchor byte stood at 4 places in 800 KB). After pairAfter
+	// IndexByte on c1 first: it is the faster scan while c1's places are few
+	// (make bench, W2: a rare anchor byte in a big file). After pairAfter
 	// places that were not the needle's, scan.IndexPair takes over (below).
 	for i := from + f.r1; i < end && f.stops < pairAfter; i++ {
 		j := strings.IndexByte(s[i:end], c1)
@@ -341,8 +341,8 @@ func (f *finder) index(s string, from int) int {
 
 // pairAfter is how many false places of its rarest byte a finder stops
 // at before it scans for two bytes at once. A pair scan reads each byte
-// twice, about 15% slower than IndexByte's (52 against 60 GB/s here), and
-// saves a call and a test at every false place.
+// twice, a little slower than IndexByte, and saves a call and a test at
+// every false place.
 const pairAfter = 4
 
 // at reports whether the needle sits at start of s (in range), c2 being
@@ -372,7 +372,7 @@ func load64(s string, i int) uint64 {
 var byteRank = func() (r [256]uint8) {
 	// '\n' ends a line every 40 bytes or so: a multi-line needle
 	// (partialLine's) that anchored on it stopped at every line of the
-	// file (W4: 50,000 stops where its 'K' has 5,600; issue 18).
+	// file, many times the places of its rarest letter (make bench, W4).
 	const byteOrder = " etaionsrlc\ndu_p.m(),hf=\"gb;:yx/v*w-k'>{}0[]1<\t2+#&!|T3S45E6A$I8R7N9CDOLPFMj%BzUq@G?HWVYK\\J^X~Q`Z"
 	for i := range r {
 		r[i] = 255

@@ -79,10 +79,10 @@ func parseSearchReplace(text string, lines []line, opt ParseOptions) *Patch {
 		lines = splitLines(text)
 	}
 	p := &parser{text: text, lines: lines, opt: opt, patch: &Patch{Text: text}}
-	// Room for every block at once: a Block is large, and 200 of them
-	// grown by appends copied 200 KB (issue 11). Every opening marker
-	// holds "SEARCH" or "NEW_FILE"; a text full of those words reserves
-	// at most 4,096 (1.6 MB), and appends grow past that.
+	// Room for every block at once: a Block is large, and a list grown
+	// by appends copies them over and over (BenchmarkW1). Every opening
+	// marker holds "SEARCH" or "NEW_FILE"; a text full of those words
+	// reserves at most 4,096, and appends grow past that.
 	p.patch.Blocks = make([]Block, 0, min(4096, strings.Count(text, "SEARCH")+strings.Count(text, "NEW_FILE")))
 	p.run()
 	if len(p.patch.Blocks) == 0 && !p.patch.Problems.HasErrors() {
@@ -445,7 +445,7 @@ func (p *parser) newFile(b *Block, i int) (next int, broken bool) {
 // (mayBePlaceholder).
 func (p *parser) body(i int, cline, look bool) (text string, next int, plain bool) {
 	// Most bodies are the patch's own bytes: LF lines, none escaped. Such
-	// a body is a substring of the patch, not a copy (issue 11).
+	// a body is a substring of the patch, not a copy.
 	same := true
 	plain = look
 	j := i
@@ -453,7 +453,7 @@ func (p *parser) body(i int, cline, look bool) (text string, next int, plain boo
 		l := p.lines[j]
 		// A line whose first non-blank byte starts no marker and no escape
 		// is body text as it stands: one look at its indentation instead
-		// of one in markerIn and another in unescapeBody (issue 18). The
+		// of one in markerIn and another in unescapeBody. The
 		// same look tells whether it may be a placeholder, which the
 		// validator then need not ask again.
 		if c, ok := leadByte(l.text); ok && !markerOrEscapeByte(c) {

@@ -26,8 +26,7 @@ import (
 // delete-file, one between two different paths edits then moves.
 
 // The diff regexps are compiled on first use: compiled at package init
-// they cost every start of the CLI (the three: 0.05-0.07 ms of a 2 ms
-// budget, issue 18), and most runs read no diff.
+// they would cost every start of the CLI, and most runs read no diff.
 var hunkHeader = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^@@+\s*(?:-(\d+)(?:,(\d+))?)?\s*(?:\+\d+(?:,\d+)?)?\s*@@+`)
 })

@@ -87,7 +87,8 @@ func (s *snapshot) compute(d *document) *analysis {
 	patch := core.Parse(d.text, core.ParseOptions{Exists: exists, Streaming: true})
 	a.patch = patch
 	// A plan that validates may still break a file's syntax: a warning on
-	// the block whose new lines hold the error (issue 5 item 4).
+	// the block whose new lines hold the error (docs/ARCHITECTURE.md
+	// "Language server").
 	check := s.check()
 	check.Syntax = pipeline.SyntaxIfOK
 	// A keystroke or a streamed chunk changes a block or two: the files

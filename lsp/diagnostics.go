@@ -111,10 +111,11 @@ func (d *diagnoser) loop(ctx context.Context) {
 }
 
 // delay is the debounce: as long as a validation costs, within
-// [minDebounce, ceiling]. A patch that validates in 3 ms shows its
-// diagnostics about 6 ms after a keystroke; one that takes 200 ms (10,000
-// blocks) waits 200 ms of quiet, so a burst of typing validates once, at
-// its end, and never spends more time waiting than working.
+// [minDebounce, ceiling]. A patch that validates quickly shows its
+// diagnostics right after a keystroke; one of thousands of blocks waits as
+// long in quiet as it takes to validate, so a burst of typing validates
+// once, at its end, and never spends more time waiting than working
+// (make bench, W7).
 func (d *diagnoser) delay() time.Duration {
 	if d.ceiling <= 0 {
 		return 0

@@ -84,7 +84,7 @@ func (d *document) isMarkdown() bool {
 
 // isDiff: a *.patch or *.diff file (language id "diff") is a patch when its
 // content is one of the formats core reads — apply-patch, a unified diff,
-// SEARCH/REPLACE blocks in any dialect (issue 7 item 7); otherwise, like
+// SEARCH/REPLACE blocks in any dialect (lsp/README.md); otherwise, like
 // Markdown prose, it gets no "no blocks" error.
 func (d *document) isDiff() bool {
 	return d.lang == "diff" || hasExt(d.uri, ".patch", ".diff")

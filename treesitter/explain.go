@@ -93,8 +93,9 @@ func (c *Cache) SyntaxProblems(plan *core.Plan) core.Problems {
 const shebangHead = 4096
 
 // languageOf is LanguageFor(fc.Path, fc.Bytes()) reading only the new
-// content's first line: a file no grammar claims is never built (issue
-// 18: a dry run on a 100 MB .txt file built its 100 MB new content here).
+// content's first line: a file no grammar claims is never built, which a
+// dry run on a big file of no grammar would otherwise do here (make
+// bench, W6).
 func languageOf(fc *core.FileChange) *Language {
 	if l := LanguageFor(fc.Path, nil); l != nil {
 		return l

@@ -1,8 +1,8 @@
-// Command fsrb-mcp is fsrb's MCP server over stdio: what "fsrb mcp" runs.
-// It is a binary of its own so that the CLI does not carry the MCP SDK
-// (net/http, crypto, JSON Schema: 0.7 ms of every fsrb start-up); "fsrb
-// mcp" finds it beside fsrb, or on PATH, and execs it. It only wires:
-// flags and the root; the server is package mcp.
+// Command fsrb-mcp is fsrb's MCP server over stdio: what "fsrb mcp" runs. It
+// is a binary of its own so that the CLI does not carry the MCP SDK
+// (net/http, crypto, JSON Schema), whose inits would slow every fsrb
+// start-up; "fsrb mcp" finds it beside fsrb, or on PATH, and execs it. It
+// only wires: flags and the root; the server is package mcp.
 package main
 
 import (

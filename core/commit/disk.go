@@ -245,8 +245,8 @@ const parallelReadMin = 1 << 20
 // goroutine a range). Most of a big read's time is the kernel faulting in
 // and zeroing the new buffer's pages and copying into them, page by page,
 // which two cores do in about half the time (make bench, W4 50k and W6).
-// Below the 1 MiB floor the second thread costs more than it saves (W2's
-// file gained nothing). ok is
+// Below the 1 MiB floor the second thread costs more than it saves (make
+// bench, W2: its file gained nothing). ok is
 // false when the file is not size bytes long any more (it shrank or
 // grew since Stat): the caller then reads it in one stream, as a
 // changing file always was.

@@ -116,7 +116,7 @@ attempt() {
   # keystroke by default (desktop VS Code does not); the scenario types
   # into src/app.py and checks that the server follows the unsaved buffer
   # and that the disk is untouched, which on a loaded machine raced that
-  # save (FLAKY in two CI runs of issue 18).
+  # save (FLAKY in two CI runs).
   cat >"$ud/User/settings.json" <<JSON
 {
   "workbench.startupEditor": "none",
