@@ -161,7 +161,7 @@ describe('fsrb mcp from @modelcontextprotocol/sdk', () => {
     let res = await call('read', { path: 'r.txt', offset: 2, limit: 2 });
     assert.equal(text(res), '2\tb\n3\tc\n');
     res = await call('read', { path: 'r.txt', hashlines: true });
-    assert.equal(text(res), execFileSync(fsrb, ['read', '--hashlines', file('r.txt')], { encoding: 'utf8' }));
+    assert.equal(text(res), execFileSync(fsrb, ['read', '--hashlines', 'r.txt'], { encoding: 'utf8', cwd: dir }));
   });
 
   test('paths outside the root are refused and nothing is written', async () => {
