@@ -424,6 +424,13 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 		v.appliedEdit(b, d, res, appliedScan{at: m.at, gone: true, ok: true})
 		return
 	}
+	v.write(b, t, d, m, res)
+	res.EndLine = res.Line + strings.Count(m.matched, "\n") - 1
+}
+
+// write splices a located match into its file's running state, records
+// the edit, and sets the block's status, rung and first line.
+func (v *validator) write(b *Block, t *target, d *doc, m match, res *BlockResult) {
 	line := t.record(b, d, m)
 	d.splice(m.start, m.end, m.replace)
 	t.touched = true
@@ -433,7 +440,6 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 	t.blocks = append(t.blocks, b.Number)
 	res.Status, res.Rung = StatusApplies, m.rung
 	res.Line = line + 1 // the lines before the splice did not move
-	res.EndLine = res.Line + strings.Count(m.matched, "\n") - 1
 }
 
 // match is where a block's SEARCH sits in its file and what replaces it.

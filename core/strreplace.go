@@ -190,12 +190,7 @@ func (v *validator) strClimb(b *Block, t *target, res *BlockResult) bool {
 	if m.problem != nil || v.placeholder(b, m.replace, m.matched, d.lineOf(m.start)+1) {
 		return true
 	}
-	line := t.record(&lb, d, m)
-	d.splice(m.start, m.end, m.replace)
-	t.touched = true
-	t.blocks = append(t.blocks, b.Number)
-	res.Status, res.Rung = StatusApplies, m.rung
-	res.Line = line + 1
+	v.write(&lb, t, d, m, res)
 	res.EndLine = res.Line + max(0, strings.Count(m.replace, "\n")-1)
 	return true
 }
