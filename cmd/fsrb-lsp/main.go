@@ -38,7 +38,7 @@ func main() {
 	}
 	defer closeLog()
 
-	session := lsp.Serve(context.Background(), stdio{}, lsp.Options{
+	session := lsp.Serve(context.Background(), stdio{in: pollable(os.Stdin), out: pollable(os.Stdout)}, lsp.Options{
 		Logger:   logger,
 		Debounce: lsp.DefaultDebounce,
 		Version:  buildinfo.Version(version),
@@ -76,13 +76,13 @@ func newLogger(path string) (*zap.Logger, func(), error) {
 }
 
 // stdio is the transport: the protocol owns stdout.
-type stdio struct{}
+type stdio struct{ in, out *os.File }
 
-func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
-func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
+func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }
 
 // Close leaves stdout open: handlers still queued when stdin ends may
 // reply, and the process exit closes it.
-func (stdio) Close() error { return os.Stdin.Close() }
+func (s stdio) Close() error { return s.in.Close() }
 
 var _ io.ReadWriteCloser = stdio{}
