@@ -130,7 +130,7 @@ bench:
 # testdata/fuzz.
 FUZZTIME     ?= 2m
 FUZZPARALLEL ?= 1
-FUZZTARGETS  ?= FuzzParse FuzzParseApplyPatch FuzzApplyInverse FuzzStrEditTwice FuzzValidatePlan FuzzFuzzyMatch FuzzOccurrences FuzzEscapeBody FuzzClosestScan
+FUZZTARGETS  ?= FuzzParse FuzzLinesSplice FuzzParseApplyPatch FuzzApplyInverse FuzzStrEditTwice FuzzValidatePlan FuzzFuzzyMatch FuzzOccurrences FuzzEscapeBody FuzzClosestScan
 SCANFUZZTARGETS ?= FuzzIndexPair FuzzIndexEither FuzzAppendIndexes
 fuzz:
 	@log=$$(mktemp); for f in $(FUZZTARGETS:%=core:%) $(SCANFUZZTARGETS:%=internal/scan:%); do \

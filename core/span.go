@@ -1,6 +1,9 @@
 package core
 
-import "sort"
+import (
+	"sort"
+	"strings"
+)
 
 // Span is a half-open byte range [Start, End) in a text. Byte offsets are the
 // engine's only position unit; lines are what a person reads ("line 12 of
@@ -24,11 +27,41 @@ type Lines struct {
 
 // NewLines indexes the line starts of text once.
 func NewLines(text string) *Lines {
-	starts := make([]int, 1, 1+len(text)/32)
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, 1+strings.Count(text, "\n"))
+	return &Lines{text: text, starts: appendStarts(starts, text, 0)}
+}
+
+// appendStarts appends the start of each line that a "\n" of text opens,
+// text sitting at offset at.
+func appendStarts(starts []int, text string, at int) []int {
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			return starts
 		}
+		i += j + 1
+		starts = append(starts, at+i)
+	}
+}
+
+// Splice is the index of the text with the bytes of sp replaced by repl,
+// computed from l: the lines before the change are l's, those after it
+// are l's moved. An editor's change (a keystroke, a streamed chunk
+// appended at the end) then costs what it changes, not a scan of the
+// whole text.
+func (l *Lines) Splice(sp Span, repl string) *Lines {
+	text := l.text[:sp.Start] + repl + l.text[sp.End:]
+	// Lines that start at or before sp.Start keep their start: the "\n"
+	// before each is outside the change. Those whose "\n" is at or past
+	// sp.End move with the text after it.
+	keep := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > sp.Start })
+	after := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > sp.End })
+	starts := make([]int, keep, keep+strings.Count(repl, "\n")+len(l.starts)-after)
+	copy(starts, l.starts[:keep])
+	starts = appendStarts(starts, repl, sp.Start)
+	shift := len(repl) - (sp.End - sp.Start)
+	for _, s := range l.starts[after:] {
+		starts = append(starts, s+shift)
 	}
 	return &Lines{text: text, starts: starts}
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -33,4 +34,38 @@ func TestLines(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Splice must index the spliced text exactly as indexing it afresh does,
+// wherever the change falls: on line breaks, across them, at either end.
+func TestLinesSplice(t *testing.T) {
+	texts := []string{"", "\n", "a\nb\nc", "ab\r\ncd\n\nef\n", "x\n\n\ny"}
+	repls := []string{"", "\n", "q", "1\n2\n", "\r\n", "tail\nmore"}
+	for _, text := range texts {
+		for start := 0; start <= len(text); start++ {
+			for end := start; end <= len(text); end++ {
+				for _, repl := range repls {
+					got := NewLines(text).Splice(Span{Start: start, End: end}, repl)
+					want := NewLines(text[:start] + repl + text[end:])
+					if got.Text() != want.Text() || !slices.Equal(got.starts, want.starts) {
+						t.Fatalf("%q with [%d,%d) = %q: starts %v, want %v", text, start, end, repl, got.starts, want.starts)
+					}
+				}
+			}
+		}
+	}
+}
+
+func FuzzLinesSplice(f *testing.F) {
+	f.Add("a\nb\nc\n", 2, 3, "x\ny")
+	f.Fuzz(func(t *testing.T, text string, start, end int, repl string) {
+		if start < 0 || end < start || end > len(text) {
+			return
+		}
+		got := NewLines(text).Splice(Span{Start: start, End: end}, repl)
+		want := NewLines(text[:start] + repl + text[end:])
+		if got.Text() != want.Text() || !slices.Equal(got.starts, want.starts) {
+			t.Fatalf("starts %v, want %v", got.starts, want.starts)
+		}
+	})
 }

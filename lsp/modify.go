@@ -140,7 +140,7 @@ func (t *step) change(m modification) error {
 	}
 	nd.version = m.version
 	if marks := t.old.skips[m.uri]; len(marks) > 0 {
-		t.next.skips[m.uri] = moveSkips(marks, d.text, d.mapper, m.changes)
+		t.next.skips[m.uri] = moveSkips(marks, d.mapper, m.changes)
 	}
 	t.next.put(&nd)
 	t.next.anchorSkips(m.uri, nd.text)
@@ -273,16 +273,15 @@ func applyChanges(text string, m *mapper, changes []protocol.TextDocumentContent
 		switch c := c.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
 			text = c.Text
+			m = newMapper(text)
 		case *protocol.TextDocumentContentChangePartial:
 			sp, err := spanOf(m, c.Range)
 			if err != nil {
 				return "", nil, fmt.Errorf("change %d of %d: %w", i+1, len(changes), err)
 			}
-			text = text[:sp.Start] + c.Text + text[sp.End:]
-		default:
-			continue
+			m = m.splice(sp, c.Text)
+			text = m.Text()
 		}
-		m = newMapper(text)
 	}
 	return text, m, nil
 }

@@ -45,14 +45,28 @@ type mapper struct {
 }
 
 func newMapper(text string) *mapper {
-	ascii := true
-	for i := 0; i < len(text); i++ {
-		if text[i] >= utf8.RuneSelf {
-			ascii = false
-			break
+	return &mapper{Lines: core.NewLines(text), ascii: isASCII(text)}
+}
+
+// splice is the mapper of the text with sp replaced by repl: a change costs
+// what it changes (core.Lines.Splice), the whole text being scanned again
+// only when the change takes out text that is not ASCII.
+func (m *mapper) splice(sp core.Span, repl string) *mapper {
+	ascii := m.ascii && isASCII(repl)
+	l := m.Lines.Splice(sp, repl)
+	if !m.ascii && !isASCII(m.Text()[sp.Start:sp.End]) {
+		ascii = isASCII(l.Text())
+	}
+	return &mapper{Lines: l, ascii: ascii}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
 		}
 	}
-	return &mapper{Lines: core.NewLines(text), ascii: ascii}
+	return true
 }
 
 // offsetOf is the byte offset of a client's position in the text m indexes.

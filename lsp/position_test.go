@@ -126,3 +126,32 @@ func TestMapperColumnsAreUTF16(t *testing.T) {
 		t.Errorf("ascii: %+v, %d", toPosition(m, 4), m.offset(1, 9))
 	}
 }
+
+// A mapper spliced change by change converts as one built afresh on the
+// final text, ASCII or not, whichever text the changes take out.
+func TestMapperSplice(t *testing.T) {
+	steps := []struct {
+		sp   core.Span
+		repl string
+	}{
+		{core.Span{Start: 0, End: 0}, "abc\n"},
+		{core.Span{Start: 4, End: 4}, "café 😀\nx"},
+		{core.Span{Start: 4, End: 12}, "plain"},
+		{core.Span{Start: 0, End: 0}, "é"},
+		{core.Span{Start: 0, End: 2}, ""},
+		{core.Span{Start: 3, End: 3}, "\r\n"},
+	}
+	m := newMapper("")
+	for i, st := range steps {
+		m = m.splice(st.sp, st.repl)
+		want := newMapper(m.Text())
+		if m.ascii != want.ascii || m.LineCount() != want.LineCount() {
+			t.Fatalf("step %d (%q): ascii %v lines %d, want %v %d", i, m.Text(), m.ascii, m.LineCount(), want.ascii, want.LineCount())
+		}
+		for off := 0; off <= len(m.Text()); off++ {
+			if got, w := toPosition(m, off), toPosition(want, off); got != w {
+				t.Fatalf("step %d (%q): offset %d at %v, want %v", i, m.Text(), off, got, w)
+			}
+		}
+	}
+}

@@ -205,7 +205,7 @@ func pluralWord(n int, one, many string) string {
 // with the text before it, and goes when a change replaces the text it
 // sits on (the block's first line was deleted). A change of the whole text
 // leaves the blocks to be found by their content.
-func moveSkips(marks []skipMark, text string, m *mapper, changes []protocol.TextDocumentContentChangeEvent) []skipMark {
+func moveSkips(marks []skipMark, m *mapper, changes []protocol.TextDocumentContentChangeEvent) []skipMark {
 	out := append([]skipMark(nil), marks...)
 	for _, c := range changes {
 		switch c := c.(type) {
@@ -213,7 +213,7 @@ func moveSkips(marks []skipMark, text string, m *mapper, changes []protocol.Text
 			for i := range out {
 				out[i].at = -1
 			}
-			text = c.Text
+			m = newMapper(c.Text)
 		case *protocol.TextDocumentContentChangePartial:
 			sp, err := spanOf(m, c.Range)
 			if err != nil {
@@ -231,11 +231,8 @@ func moveSkips(marks []skipMark, text string, m *mapper, changes []protocol.Text
 				kept = append(kept, mk)
 			}
 			out = kept
-			text = text[:sp.Start] + c.Text + text[sp.End:]
-		default:
-			continue
+			m = m.splice(sp, c.Text)
 		}
-		m = newMapper(text)
 	}
 	return out
 }
