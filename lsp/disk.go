@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
@@ -86,8 +87,12 @@ func (s *snapshot) pendingOwnEdit(key string) bool {
 
 // readDisk reads a file from disk and stamps it.
 func (s *snapshot) readDisk(name string) ([]byte, error) {
+	now := time.Now().UnixNano()
+	if data, st, ok := s.reads.recent(name, now); ok && s.stampUnchecked(name, st) {
+		return data, nil
+	}
 	st := statFile(filepath.Join(s.view.root, filepath.FromSlash(name)))
-	data, err := s.reads.read(name, st, func() ([]byte, error) { return s.view.disk.ReadFile(name) })
+	data, err := s.reads.read(name, st, now, func() ([]byte, error) { return s.view.disk.ReadFile(name) })
 	if err == nil && !st.missing && int64(len(data)) != st.size {
 		// The file changed between the stat and the read (a writer that
 		// truncates, then writes): what was read may be neither version.
@@ -96,12 +101,35 @@ func (s *snapshot) readDisk(name string) ([]byte, error) {
 		// keep the torn read for good.
 		st = stamp{size: -1}
 	}
+	s.stamp(name, st)
+	return data, err
+}
+
+// stamp remembers what the disk said of name when this snapshot first
+// read it.
+func (s *snapshot) stamp(name string, st stamp) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if _, seen := s.stamps[name]; !seen {
 		s.stamps[name] = st
 	}
-	s.mu.Unlock()
-	return data, err
+}
+
+// stampUnchecked is stamp for a read that trusts an earlier stat, which
+// only a snapshot no disk check has looked at yet may do: under the same
+// lock as the check's copy of the stamps, so that every such read is
+// either among the stamps the check compares with the disk, or comes
+// after it and stats the disk itself.
+func (s *snapshot) stampUnchecked(name string, st stamp) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.checked {
+		return false
+	}
+	if _, seen := s.stamps[name]; !seen {
+		s.stamps[name] = st
+	}
+	return true
 }
 
 // staleOnDisk lists the files this snapshot knows from disk (directly, or
@@ -111,6 +139,7 @@ func (s *snapshot) staleOnDisk() []string {
 		return nil
 	}
 	s.mu.Lock()
+	s.checked = true
 	seen := make(map[string]stamp, len(s.stamps))
 	for k, v := range s.stamps {
 		seen[k] = v

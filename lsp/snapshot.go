@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"go.lsp.dev/uri"
 
@@ -125,6 +126,10 @@ type snapshot struct {
 	mu       sync.Mutex
 	analyses map[uri.URI]*analysisOnce
 	stamps   map[string]stamp // files read from disk, as the disk was then
+	// checked is set once a disk check compared this snapshot's stamps
+	// with the disk: from then on its reads stat the disk, trusting no
+	// earlier stat (readDisk), since an edit may be built from them.
+	checked bool
 }
 
 var _ core.FS = (*snapshot)(nil)
@@ -199,7 +204,7 @@ func (s *snapshot) RealPath(name string) (string, error) {
 	if s.view == nil {
 		return "", &fs.PathError{Op: "resolve", Path: name, Err: errNoWorkspace}
 	}
-	return s.view.disk.RealPath(name)
+	return s.reads.realPath(s.view.root, name, time.Now().UnixNano(), s.view.disk.RealPath)
 }
 
 // FilesNamed implements core.Namesakes: the disk's files (a buffer not
