@@ -1,9 +1,11 @@
 package lsp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"time"
@@ -102,6 +104,13 @@ func (s *snapshot) readDisk(name string) ([]byte, error) {
 		st = stamp{size: -1}
 	}
 	s.stamp(name, st)
+	if err == nil && !st.missing && st.mtime >= now-int64(racy) {
+		s.mu.Lock()
+		if _, seen := s.young[name]; !seen {
+			s.young[name] = data
+		}
+		s.mu.Unlock()
+	}
 	return data, err
 }
 
@@ -144,6 +153,7 @@ func (s *snapshot) staleOnDisk() []string {
 	for k, v := range s.stamps {
 		seen[k] = v
 	}
+	young := maps.Clone(s.young)
 	s.mu.Unlock()
 	for k, w := range s.written {
 		seen[k] = w.disk
@@ -157,6 +167,16 @@ func (s *snapshot) staleOnDisk() []string {
 		}
 		if statFile(filepath.Join(s.view.root, filepath.FromSlash(k))) != st {
 			out = append(out, k)
+			continue
+		}
+		// The same stamp: a file written twice within one tick of the
+		// file system's clock, at the same size, keeps it. Such a file
+		// was read within that time of its last change, and its content
+		// tells.
+		if data, ok := young[k]; ok {
+			if now, err := s.view.disk.ReadFile(k); err != nil || !bytes.Equal(now, data) {
+				out = append(out, k)
+			}
 		}
 	}
 	return out

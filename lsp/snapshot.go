@@ -126,6 +126,10 @@ type snapshot struct {
 	mu       sync.Mutex
 	analyses map[uri.URI]*analysisOnce
 	stamps   map[string]stamp // files read from disk, as the disk was then
+	// young holds what was read of the files whose stamp was too young to
+	// show a change (racy, readcache.go): a disk check compares their
+	// content.
+	young map[string][]byte
 	// checked is set once a disk check compared this snapshot's stamps
 	// with the disk: from then on its reads stat the disk, trusting no
 	// earlier stat (readDisk), since an edit may be built from them.
@@ -146,6 +150,7 @@ func emptySnapshot(trees *treesitter.Cache, prior *priorPlans, reads *readCache)
 		skips:    map[uri.URI][]skipMark{},
 		analyses: map[uri.URI]*analysisOnce{},
 		stamps:   map[string]stamp{},
+		young:    map[string][]byte{},
 	}
 }
 
