@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
 )
 
 // ordered runs messages one at a time, in arrival order (didChange
@@ -29,9 +30,30 @@ func ordered(next jsonrpc2.Handler) jsonrpc2.Handler {
 		unlockNext := nextRequest
 		release := func() { once.Do(func() { close(unlockNext) }) }
 		defer release()
+		if inline[req.Method()] && !req.IsCall() && closed(waitForPrevious) {
+			return next(context.WithValue(ctx, releaseKey{}, release), req)
+		}
 		jsonrpc2.Async(ctx) // the request stays valid: Async copies it
 		<-waitForPrevious
 		return next(context.WithValue(ctx, releaseKey{}, release), req)
+	}
+}
+
+// inline holds the notifications that run in the read loop itself when no
+// message before them is still running: each only changes the server's
+// state and schedules work, and never waits on the client (a reply it
+// waits for could not be read). Released from the loop, each would cost
+// a new reader goroutine and its stack's growth, a hand-off between
+// threads, per keystroke or per chunk of a streamed answer (W8 of make
+// bench).
+var inline = map[string]bool{protocol.MethodTextDocumentDidChange: true}
+
+func closed(c chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }
 

@@ -69,7 +69,8 @@ func New(rwc io.ReadWriteCloser, opt Options) *Conn {
 //     the read loop, so a request still queued or running can be
 //     cancelled; a cancelled request answers RequestCancelled;
 //   - ordering (order.go): one handler at a time, in arrival order; a
-//     handler waiting on the client lets the next start (Release);
+//     handler waiting on the client lets the next start (Release); a
+//     didChange with nothing before it running runs in the read loop;
 //   - the guard (guard.go): logs, panic recovery, an error code on every
 //     error, no error reply for a notification;
 //   - h, the server's own handler. Its return value is the reply, so there
