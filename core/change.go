@@ -69,6 +69,13 @@ func (fc FileChange) Bytes() []byte {
 	return c.b
 }
 
+// SameContent reports whether fc and other hold one content: the change
+// Revalidate hands on for a file it took over from the plan before.
+// Whatever was found in one's content holds for the other's.
+func (fc FileChange) SameContent(other FileChange) bool {
+	return fc.content != nil && fc.content == other.content
+}
+
 // Head returns the first min(n, len(Bytes())) bytes of the new content:
 // exactly Bytes()[:n], without building the content when it has not been
 // built: asking a big file's first line for a "#!" must not copy the

@@ -60,6 +60,9 @@ type Cache struct {
 	maxFiles int
 	tick     uint64
 	files    map[string]*fileTrees
+	// checked holds, per path, the last change a whole-file session
+	// checked and what it found (syntaxmemo.go).
+	checked map[string]checkedChange
 }
 
 type fileTrees struct {
@@ -79,7 +82,7 @@ func NewCache(maxFiles int) *Cache {
 	if maxFiles < 1 {
 		maxFiles = 1
 	}
-	return &Cache{maxFiles: maxFiles, files: map[string]*fileTrees{}}
+	return &Cache{maxFiles: maxFiles, files: map[string]*fileTrees{}, checked: map[string]checkedChange{}}
 }
 
 // DefaultCache serves the package-level hooks (Explain, SyntaxProblems).

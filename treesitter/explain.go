@@ -111,9 +111,12 @@ func languageOf(fc *core.FileChange) *Language {
 // memory for its new content (nil: the content is built).
 func (c *Cache) fileSyntaxProblems(plan *core.Plan, fc *core.FileChange, lang *Language, buf *bytes.Buffer) core.Problems {
 	var out core.Problems
-	errs, ok := c.localSyntaxErrors(fc, lang)
+	errs, ok := c.knownSyntaxErrors(fc)
 	if !ok {
-		errs = c.wholeSyntaxErrors(fc, lang, buf)
+		if errs, ok = c.localSyntaxErrors(fc, lang); !ok {
+			errs = c.wholeSyntaxErrors(fc, lang, buf)
+		}
+		c.rememberSyntaxErrors(fc, errs)
 	}
 	for _, e := range errs {
 		block := nearestBlock(fc.Lines, e.Line)
