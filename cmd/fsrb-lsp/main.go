@@ -38,7 +38,7 @@ func main() {
 	}
 	defer closeLog()
 
-	session := lsp.Serve(context.Background(), stdio{in: pollable(os.Stdin), out: pollable(os.Stdout)}, lsp.Options{
+	session := lsp.Serve(context.Background(), stdio{in: rawIO(pollable(os.Stdin)), out: rawIO(pollable(os.Stdout))}, lsp.Options{
 		Logger:   logger,
 		Debounce: lsp.DefaultDebounce,
 		Version:  buildinfo.Version(version),
@@ -76,7 +76,7 @@ func newLogger(path string) (*zap.Logger, func(), error) {
 }
 
 // stdio is the transport: the protocol owns stdout.
-type stdio struct{ in, out *os.File }
+type stdio struct{ in, out io.ReadWriteCloser }
 
 func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
 func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }

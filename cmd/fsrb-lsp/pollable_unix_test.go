@@ -10,6 +10,17 @@ import (
 	"time"
 )
 
+// stdFile is a File that, like os.Stdin, is never collected: pollable's
+// File shares its descriptor, and its finalizer would close it again
+// after the test closed it, whatever the number then names.
+func stdFile(fd int, name string) *os.File {
+	f := os.NewFile(uintptr(fd), name)
+	never = append(never, f)
+	return f
+}
+
+var never []*os.File
+
 // A blocking pipe, as an editor hands the server its stdin, comes back
 // polled: a read deadline, which only the poller keeps, takes effect, and
 // data still arrives. A regular file comes back as it was.
@@ -18,7 +29,7 @@ func TestPollable(t *testing.T) {
 	if err := syscall.Pipe(fds[:]); err != nil { // blocking, unlike os.Pipe's
 		t.Fatal(err)
 	}
-	r, w := os.NewFile(uintptr(fds[0]), "r"), os.NewFile(uintptr(fds[1]), "w")
+	r, w := stdFile(fds[0], "r"), os.NewFile(uintptr(fds[1]), "w")
 	defer w.Close()
 	if err := r.SetReadDeadline(time.Now()); err == nil {
 		t.Fatal("the test's pipe is polled already")
