@@ -48,10 +48,15 @@ func runStream(tmp, lspBin string, sizes []int) []streamRow {
 		w := gen.Answer(n)
 		answer := w.Patch
 		root := filepath.Join(tmp, fmt.Sprintf("W8_%d", n))
+		// Written an hour ago, as a workspace's files are: a file changed
+		// a moment before the server reads it is read again on every
+		// chunk (a stamp that young may hide a change).
+		hourAgo := time.Now().Add(-time.Hour)
 		for _, name := range w.Order {
 			path := filepath.Join(root, filepath.FromSlash(name))
 			check(os.MkdirAll(filepath.Dir(path), 0o755))
 			check(os.WriteFile(path, []byte(w.Files[name]), 0o644))
+			check(os.Chtimes(path, hourAgo, hourAgo))
 		}
 		fmt.Fprintf(os.Stderr, "bench: W8 %d blocks (%d bytes, %.0f s) ...\n", n, len(answer), (time.Duration(len(answer)/streamChunk) * streamEvery).Seconds())
 		r := streamOnce(root, lspBin, answer, true)

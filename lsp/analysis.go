@@ -97,9 +97,13 @@ func (s *snapshot) compute(d *document) *analysis {
 	plan, skipped := s.validate(d.uri, d, patch, check)
 	a.plan, a.skipped = plan, skipped
 	s.conflicts(a)
+	written := map[string]bool{} // a file's blocks name it alike: cleaned once
 	for i, b := range patch.Blocks {
-		if clean, err := core.CleanPath(s.view.slashRoot, b.Path); err == nil {
-			a.deps[clean] = true
+		if !written[b.Path] {
+			written[b.Path] = true
+			if clean, err := core.CleanPath(s.view.slashRoot, b.Path); err == nil {
+				a.deps[clean] = true
+			}
 		}
 		if i < len(plan.Blocks) && plan.Blocks[i].Path != "" {
 			a.deps[plan.Blocks[i].Path] = true
