@@ -130,13 +130,24 @@ func (s *snapshot) stamp(name string, st stamp) {
 // either among the stamps the check compares with the disk, or comes
 // after it and stats the disk itself.
 func (s *snapshot) stampUnchecked(name string, st stamp) bool {
+	return recordUnchecked(s, s.stamps, name, st)
+}
+
+// walkUnchecked is stampUnchecked for a path resolved by an earlier walk.
+func (s *snapshot) walkUnchecked(name string, r resolved) bool {
+	return recordUnchecked(s, s.walks, name, r)
+}
+
+// recordUnchecked records what name's first trusted read found in m, one
+// of s's maps, unless a disk check has looked at s.
+func recordUnchecked[V any](s *snapshot, m map[string]V, name string, v V) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.checked {
 		return false
 	}
-	if _, seen := s.stamps[name]; !seen {
-		s.stamps[name] = st
+	if _, seen := m[name]; !seen {
+		m[name] = v
 	}
 	return true
 }
@@ -153,7 +164,7 @@ func (s *snapshot) staleOnDisk() []string {
 	for k, v := range s.stamps {
 		seen[k] = v
 	}
-	young := maps.Clone(s.young)
+	young, walks := maps.Clone(s.young), maps.Clone(s.walks)
 	s.mu.Unlock()
 	for k, w := range s.written {
 		seen[k] = w.disk
@@ -176,6 +187,17 @@ func (s *snapshot) staleOnDisk() []string {
 		if data, ok := young[k]; ok {
 			if now, err := s.view.disk.ReadFile(k); err != nil || !bytes.Equal(now, data) {
 				out = append(out, k)
+			}
+		}
+	}
+	// A path resolved by an earlier walk that now leads elsewhere (a link
+	// changed): the files at both ends.
+	for name, r := range walks {
+		if real, err := s.view.disk.RealPath(name); real != r.real || (err == nil) != (r.err == nil) {
+			for _, k := range []string{r.real, real} {
+				if k != "" {
+					out = append(out, k)
+				}
 			}
 		}
 	}

@@ -45,8 +45,9 @@ type resolved struct {
 // make bench). The disk can move behind the server's back for that long
 // in diagnostics only, never in an edit: before one is built, checkDisk
 // compares every stamp the snapshot's analyses took, trusted or not,
-// with the disk, and the snapshot's reads after that stat the disk
-// (disk.go, stampUnchecked). An editor's file-watch event, or a disk
+// with the disk, walks again every path they took from an earlier walk,
+// and the snapshot's reads after that go to the disk (disk.go,
+// stampUnchecked, walkUnchecked). An editor's file-watch event, or a disk
 // check that finds a change, drops every trusted stamp at once
 // (unconfirm).
 const checkedFor = time.Second
@@ -79,24 +80,23 @@ func (c *readCache) recent(name string, now int64) ([]byte, stamp, bool) {
 	return r.data, r.st, true
 }
 
-// realPath is resolve(name) in the workspace at root, remembered for
-// checkedFor.
-func (c *readCache) realPath(root, name string, now int64, resolve func(string) (string, error)) (string, error) {
-	key := root + "\x00" + name
+// recentPath is what name resolved to in the workspace at root less than
+// checkedFor ago.
+func (c *readCache) recentPath(root, name string, now int64) (resolved, bool) {
 	c.mu.Lock()
-	r, ok := c.paths[key]
-	c.mu.Unlock()
-	if ok && now-r.at < int64(checkedFor) {
-		return r.real, r.err
-	}
-	real, err := resolve(name)
+	defer c.mu.Unlock()
+	r, ok := c.paths[root+"\x00"+name]
+	return r, ok && now-r.at < int64(checkedFor)
+}
+
+// putPath remembers what name resolved to at now.
+func (c *readCache) putPath(root, name string, r resolved) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(c.paths) >= maxPaths {
 		clear(c.paths)
 	}
-	c.paths[key] = resolved{real: real, err: err, at: now}
-	return real, err
+	c.paths[root+"\x00"+name] = r
 }
 
 // maxPaths bounds the resolved paths kept.

@@ -1,6 +1,9 @@
 package lsp
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -52,20 +55,70 @@ func TestReadCacheTrust(t *testing.T) {
 		t.Error("a read shorter than its stat is trusted")
 	}
 
-	walks := 0
-	resolve := func(name string) (string, error) { walks++; return "real/" + name, nil }
-	for range 3 {
-		if got, _ := c.realPath("/w", "a.py", now, resolve); got != "real/a.py" {
-			t.Fatalf("realPath = %q", got)
-		}
+	c.putPath("/w", "a.py", resolved{real: "real/a.py", at: now})
+	if r, ok := c.recentPath("/w", "a.py", now+int64(checkedFor)/2); !ok || r.real != "real/a.py" {
+		t.Errorf("a walk within checkedFor: %v %v", r, ok)
 	}
-	c.realPath("/other", "a.py", now, resolve)
-	if walks != 2 {
-		t.Errorf("%d walks for one path in two roots, want 2", walks)
+	if _, ok := c.recentPath("/other", "a.py", now); ok {
+		t.Error("a walk in another root is trusted")
+	}
+	if _, ok := c.recentPath("/w", "a.py", now+int64(checkedFor)); ok {
+		t.Error("a walk checkedFor ago is trusted")
 	}
 	c.unconfirm()
-	c.realPath("/w", "a.py", now, resolve)
-	if walks != 3 {
-		t.Errorf("after unconfirm: %d walks, want 3", walks)
+	if _, ok := c.recentPath("/w", "a.py", now); ok {
+		t.Error("after unconfirm: a walk is trusted")
+	}
+}
+
+// A path one snapshot resolved, and the next took from that walk without
+// walking again, is walked again by a disk check: a link changed in
+// between makes both its old and its new file stale.
+func TestDiskCheckWalksTrustedPaths(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"a.py": "x = 1\n", "b.py": "x = 2\n"} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a.py", filepath.Join(root, "cur.py")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	v, err := newView(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := emptySnapshot(nil, newPriorPlans(), newReadCache())
+	first.view = v
+	if real, err := first.RealPath("cur.py"); err != nil || real != "a.py" {
+		t.Fatalf("cur.py resolves to %q, %v", real, err)
+	}
+	next := first.clone()
+	if real, _ := next.RealPath("cur.py"); real != "a.py" || len(next.walks) != 1 {
+		t.Fatalf("the next snapshot walked again (%q, %d trusted walks)", real, len(next.walks))
+	}
+	if stale := next.staleOnDisk(); len(stale) != 0 {
+		t.Fatalf("nothing changed, yet stale: %v", stale)
+	}
+	if err := os.Remove(filepath.Join(root, "cur.py")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("b.py", filepath.Join(root, "cur.py")); err != nil {
+		t.Fatal(err)
+	}
+	third := first.clone()
+	if real, _ := third.RealPath("cur.py"); real != "a.py" {
+		t.Fatalf("the walk before the link changed was not trusted: %q", real)
+	}
+	stale := third.staleOnDisk()
+	if !slices.Contains(stale, "a.py") || !slices.Contains(stale, "b.py") {
+		t.Errorf("a link retargeted after a trusted walk: stale %v, want a.py and b.py", stale)
+	}
+	// The check marked third: it walks afresh from now on.
+	if real, _ := third.RealPath("cur.py"); real != "b.py" {
+		t.Errorf("a checked snapshot took a trusted walk: %q", real)
 	}
 }

@@ -130,6 +130,9 @@ type snapshot struct {
 	// show a change (racy, readcache.go): a disk check compares their
 	// content.
 	young map[string][]byte
+	// walks holds the paths this snapshot resolved by an earlier walk of
+	// their links (readcache.go), for a disk check to walk again.
+	walks map[string]resolved
 	// checked is set once a disk check compared this snapshot's stamps
 	// with the disk: from then on its reads stat the disk, trusting no
 	// earlier stat (readDisk), since an edit may be built from them.
@@ -151,6 +154,7 @@ func emptySnapshot(trees *treesitter.Cache, prior *priorPlans, reads *readCache)
 		analyses: map[uri.URI]*analysisOnce{},
 		stamps:   map[string]stamp{},
 		young:    map[string][]byte{},
+		walks:    map[string]resolved{},
 	}
 }
 
@@ -209,7 +213,13 @@ func (s *snapshot) RealPath(name string) (string, error) {
 	if s.view == nil {
 		return "", &fs.PathError{Op: "resolve", Path: name, Err: errNoWorkspace}
 	}
-	return s.reads.realPath(s.view.root, name, time.Now().UnixNano(), s.view.disk.RealPath)
+	now := time.Now().UnixNano()
+	if r, ok := s.reads.recentPath(s.view.root, name, now); ok && s.walkUnchecked(name, r) {
+		return r.real, r.err
+	}
+	real, err := s.view.disk.RealPath(name)
+	s.reads.putPath(s.view.root, name, resolved{real: real, err: err, at: now})
+	return real, err
 }
 
 // FilesNamed implements core.Namesakes: the disk's files (a buffer not
