@@ -30,44 +30,14 @@
 -- :wall write the files, the paste buffer writes nothing; and :Fsrb paste
 -- with no clipboard falls back to the unnamed register, saying so.
 -- Exit: 0 passed, 1 a check failed, 2 a Lua error.
-local uv = vim.uv or vim.loop
-local t0 = uv.hrtime()
-local function log(fmt, ...)
-  io.stdout:write(string.format('[chat %5dms] ' .. fmt, math.floor((uv.hrtime() - t0) / 1e6), ...) .. '\n')
-end
-local failed = {}
-local function check(cond, what, detail)
-  if cond then
-    log('ok   %s', what)
-  else
-    table.insert(failed, what)
-    log('FAIL %s%s', what, detail and (': ' .. detail) or '')
-  end
-  return cond
-end
-local function has(v)
-  return vim.fn.has('nvim-' .. v) == 1
-end
+local lib = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'check-lib.lua')
+local run = lib.new('chat')
+local log, check = run.log, run.check
+local has, read, write, lenses, titles = lib.has, lib.read, lib.write, lib.lenses, lib.titles
 
 local ws = vim.fn.getcwd()
 local before_dir, after_dir = os.getenv('FSRB_CHAT_BEFORE'), os.getenv('FSRB_CHAT_AFTER')
 local files = { 'calc.py', 'docs/notes.md' }
-
-local function read(path)
-  local f = io.open(path, 'rb')
-  if not f then
-    return nil
-  end
-  local s = f:read('*a')
-  f:close()
-  return s
-end
-local function write(path, s)
-  vim.fn.mkdir(vim.fn.fnamemodify(path, ':h'), 'p')
-  local f = assert(io.open(path, 'wb'))
-  f:write(s)
-  f:close()
-end
 
 -- Every file under the workspace, sorted, as "path" lines.
 local function tree()
@@ -94,23 +64,6 @@ local function reset()
   end
 end
 
-local function lenses(buf)
-  if has('0.12') then
-    local out = {}
-    for _, item in ipairs(vim.lsp.codelens.get({ bufnr = buf }) or {}) do
-      table.insert(out, item.lens)
-    end
-    return out
-  end
-  return vim.lsp.codelens.get(buf) or {}
-end
-local function titles(buf)
-  local t = {}
-  for _, l in ipairs(lenses(buf)) do
-    table.insert(t, l.command and l.command.title or '?')
-  end
-  return table.concat(t, ' | ')
-end
 local function refresh(buf)
   if not has('0.12') then
     require('fsrb').refresh_lenses(buf)
@@ -424,14 +377,4 @@ local function main()
   end
 end
 
-local ok, err = xpcall(main, debug.traceback)
-if not ok then
-  log('ERROR %s', tostring(err))
-  vim.cmd('cquit 2')
-elseif #failed > 0 then
-  log('%d check(s) failed: %s', #failed, table.concat(failed, '; '))
-  vim.cmd('cquit 1')
-else
-  log('all checks passed')
-  vim.cmd('qall!')
-end
+run.finish(main)

@@ -8,43 +8,10 @@
 -- must leave nothing on disk.
 -- Exit: 0 passed, 1 a check failed, 2 a Lua error.
 local uv = vim.uv or vim.loop
-local t0 = uv.hrtime()
-local function log(fmt, ...)
-  io.stdout:write(string.format('[nvim %5dms] ' .. fmt, math.floor((uv.hrtime() - t0) / 1e6), ...) .. '\n')
-end
-local failed = {}
-local function check(cond, what, detail)
-  if cond then
-    log('ok   %s', what)
-  else
-    table.insert(failed, what)
-    log('FAIL %s%s', what, detail and (': ' .. detail) or '')
-  end
-  return cond
-end
-local function has(v)
-  return vim.fn.has('nvim-' .. v) == 1
-end
-
--- The code lenses Neovim holds for buf.
-local function lenses(buf)
-  if has('0.12') then
-    local out = {}
-    for _, item in ipairs(vim.lsp.codelens.get({ bufnr = buf }) or {}) do
-      table.insert(out, item.lens)
-    end
-    return out
-  end
-  return vim.lsp.codelens.get(buf) or {}
-end
-
-local function titles(buf)
-  local t = {}
-  for _, l in ipairs(lenses(buf)) do
-    table.insert(t, l.command and l.command.title or '?')
-  end
-  return table.concat(t, ' | ')
-end
+local lib = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'check-lib.lua')
+local run = lib.new('nvim')
+local log, check = run.log, run.check
+local has, lenses, titles = lib.has, lib.lenses, lib.titles
 
 -- A patch buffer is served: a client, its lenses, and on 0.12 its inlay
 -- hints turned on (0.10 draws lenses at the end of the line, where a hint
@@ -182,14 +149,4 @@ local function main()
     ':checkhealth fsrb without a server: an ERROR saying what opening a patch says', said .. '\n' .. health)
 end
 
-local ok, err = xpcall(main, debug.traceback)
-if not ok then
-  log('ERROR %s', tostring(err))
-  vim.cmd('cquit 2')
-elseif #failed > 0 then
-  log('%d check(s) failed: %s', #failed, table.concat(failed, '; '))
-  vim.cmd('cquit 1')
-else
-  log('all checks passed')
-  vim.cmd('qall!')
-end
+run.finish(main)

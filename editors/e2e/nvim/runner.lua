@@ -12,36 +12,12 @@
 -- Runs on Neovim 0.7, 0.10 and 0.12 alike (no API 0.12 calls deprecated).
 -- Exit: 0 passed, 1 a check failed, 2 a Lua error.
 local uv = vim.uv or vim.loop
-local t0 = uv.hrtime()
-local function ms()
-  return math.floor((uv.hrtime() - t0) / 1e6)
-end
-local function log(fmt, ...)
-  io.stdout:write(string.format('[nvim %5dms] ' .. fmt, ms(), ...) .. '\n')
-end
--- The failed checks again at the end: CI shows only the tail of the output.
-local failed = {}
-local function check(cond, what, detail)
-  if cond then
-    log('ok   %s', what)
-  else
-    table.insert(failed, what)
-    log('FAIL %s%s', what, detail and (': ' .. detail) or '')
-  end
-  return cond
-end
+local lib = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'check-lib.lua')
+local run = lib.new('nvim')
+local log, check, ms = run.log, run.check, run.ms
+local read, lenses = lib.read, lib.lenses
 local function fatal(msg)
   error(msg, 0)
-end
-
-local function read(path)
-  local f = io.open(path, 'rb')
-  if not f then
-    return nil
-  end
-  local s = f:read('*a')
-  f:close()
-  return s
 end
 
 -- Every file (path -> bytes; patches left out) and every folder under root.
@@ -96,19 +72,6 @@ local function same_tree(label, want_root, ws)
       check(false, label .. ': folder ' .. dir .. '/ missing')
     end
   end
-end
-
--- Code lenses as Neovim holds them (0.12: get{bufnr=} gives {client_id, lens}).
-local function lenses(buf)
-  local out = {}
-  if vim.fn.has('nvim-0.12') == 1 then
-    for _, item in ipairs(vim.lsp.codelens.get({ bufnr = buf }) or {}) do
-      table.insert(out, item.lens)
-    end
-  else
-    out = vim.lsp.codelens.get(buf) or {}
-  end
-  return out
 end
 
 -- The inlay hints Neovim holds for buf, as "line:label" (0.10+).
@@ -1082,14 +1045,4 @@ local function main()
   check(not messages:lower():find('deprecated', 1, true), 'no deprecation warning in :messages', messages)
 end
 
-local ok, err = xpcall(main, debug.traceback)
-if not ok then
-  log('ERROR %s', tostring(err))
-  vim.cmd('cquit 2')
-elseif #failed > 0 then
-  log('%d check(s) failed: %s', #failed, table.concat(failed, '; '))
-  vim.cmd('cquit 1')
-else
-  log('all checks passed')
-  vim.cmd('qall!')
-end
+run.finish(main)
