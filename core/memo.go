@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"slices"
+	"unsafe"
 )
 
 // memo is what one validation found, file by file, for Revalidate to take
@@ -26,6 +27,7 @@ type memoFile struct {
 	blocks  []int
 	existed bool
 	orig    []byte
+	cr      bool // orig holds a CR (and no NUL: it was loaded)
 	change  FileChange
 	changed bool
 }
@@ -120,7 +122,20 @@ func (m *memo) file(t *target, fc FileChange, changed bool) {
 	if m == nil {
 		return
 	}
-	m.files[t.key] = &memoFile{existed: t.existed, orig: t.orig, change: fc, changed: changed}
+	m.files[t.key] = &memoFile{existed: t.existed, orig: t.orig, cr: t.cr, change: fc, changed: changed}
+}
+
+// fileRead is the file key as m found it, when data is the very bytes it
+// read then (the same memory, not merely equal bytes); nil otherwise.
+func (m *memo) fileRead(key string, data []byte) *memoFile {
+	if m == nil {
+		return nil
+	}
+	f := m.files[key]
+	if f == nil || !f.existed || len(f.orig) != len(data) || len(data) == 0 || unsafe.SliceData(f.orig) != unsafe.SliceData(data) {
+		return nil
+	}
+	return f
 }
 
 // done lists each file's blocks, from the plan's results, and lets go of

@@ -100,3 +100,49 @@ func planWords(p *Plan) string {
 	}
 	return b.String()
 }
+
+// cachedFS gives the same memory for a file every time, as the language
+// server's read cache does: Revalidate then takes what the last
+// validation found of the bytes (their CR, their lack of NUL) instead of
+// scanning them again.
+type cachedFS struct {
+	MapFS
+	bytes map[string][]byte
+}
+
+func (c cachedFS) ReadFile(name string) ([]byte, error) {
+	if b, ok := c.bytes[name]; ok {
+		return b, nil
+	}
+	b, err := c.MapFS.ReadFile(name)
+	if err == nil {
+		c.bytes[name] = b
+	}
+	return b, err
+}
+
+func TestRevalidateAsValidateCachedBytes(t *testing.T) {
+	fsys := cachedFS{MapFS: MapFS{
+		"w.txt":   "one\r\ntwo\r\nthree\r\n",
+		"u.txt":   "one\ntwo\n",
+		"bin.dat": "a\x00b\n",
+	}, bytes: map[string][]byte{}}
+	patch := "w.txt\n<<<<<<< SEARCH\ntwo\n=======\n2\n>>>>>>> REPLACE\n\n" +
+		"u.txt\n<<<<<<< SEARCH\none\n=======\n1\n>>>>>>> REPLACE\n\n" +
+		"bin.dat\n<<<<<<< SEARCH\na\n=======\nA\n>>>>>>> REPLACE\n\n" +
+		"w.txt\n<<<<<<< SEARCH\nthree\n=======\n3\n>>>>>>> REPLACE\n"
+	opt := Options{Applied: true}
+	var prev *Plan
+	for n := 0; n < len(patch)+3; n += 3 {
+		n := min(n, len(patch))
+		got := Revalidate(prev, Parse(patch[:n], ParseOptions{}), fsys, opt)
+		want := Validate(Parse(patch[:n], ParseOptions{}), fsys, opt)
+		if g, w := planWords(got), planWords(want); g != w {
+			t.Fatalf("prefix %d: Revalidate\n%s\nValidate\n%s", n, g, w)
+		}
+		prev = got
+	}
+	if !strings.Contains(planWords(prev), `"one\r\n2\r\n3\r\n"`) {
+		t.Errorf("w.txt lost its CRLF:\n%s", planWords(prev))
+	}
+}

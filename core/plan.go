@@ -99,6 +99,7 @@ type target struct {
 	err     *Problem
 	existed bool
 	orig    []byte
+	cr      bool // orig holds a CR (scanText)
 	exists  bool // at this point of the patch
 	doc     *doc
 	blocks  []int
@@ -156,6 +157,9 @@ func validate(prev *Plan, patch *Patch, fsys FS, opt Options, remember bool) *Pl
 	var mem *memo // nil: nothing remembered
 	if remember {
 		mem = newMemo(patch, opt)
+		if prev != nil {
+			v.prev = prev.memo
+		}
 	}
 	kept := mem.keep(prev, v, broken)
 	for i := range patch.Blocks {
@@ -245,6 +249,10 @@ type validator struct {
 	named   map[string]int     // how many blocks name each path as written
 	order   []*target
 	guesses map[string]string // namesake's answers, by path as written ("": none)
+	// prev is what the validation Revalidate starts from found, file by
+	// file: a file read as the very bytes it read (the same memory, from
+	// the caller's cache) needs no second scan for NUL and CR.
+	prev *memo
 }
 
 func (v *validator) fail(b *Block, kind Kind, msg, hint string) *Problem {
@@ -311,11 +319,13 @@ func (v *validator) load(written string) *target {
 	case err != nil:
 		return refuse(pathKind(err), fmt.Sprintf("%s cannot be read: %v", written, err), "check the file's permissions")
 	default:
-		nul, cr := scanText(data)
-		if nul {
+		nul, cr := false, false
+		if pf := v.prev.fileRead(real, data); pf != nil {
+			cr = pf.cr
+		} else if nul, cr = scanText(data); nul {
 			return refuse(KindBinary, fmt.Sprintf("%s is a binary file (it holds a NUL byte); fsrb edits text files only", written), "edit binary files with another tool")
 		}
-		t.existed, t.exists, t.orig = true, true, data
+		t.existed, t.exists, t.orig, t.cr = true, true, data, cr
 		t.doc = loadDocScanned(data, cr)
 	}
 	return t
