@@ -61,20 +61,26 @@ type lspClient struct {
 	// count: W8 counts the publications, and those that show an error.
 	count                     bool
 	publishes, errorPublishes int
+	// lensDoc, when set, is the document whose lenses the client asks
+	// for again on every workspace/codeLens/refresh, as VS Code and
+	// Neovim do for the documents they show; lensAsks counts the asks.
+	lensDoc  uri.URI
+	lensAsks int
 }
 
 func startLSP(root string) *lspClient {
 	server, client := net.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	session := lsp.Serve(ctx, server, lsp.Options{Logger: zap.NewNop(), Version: "bench", Debounce: lsp.DefaultDebounce})
-	c := dialLSP(root, client)
+	c := dialLSP(root, client, false)
 	stop := c.cancel
 	c.done, c.cancel = session.Done(), func() { stop(); cancel() }
 	return c
 }
 
-// dialLSP initializes a server on the other end of rwc.
-func dialLSP(root string, rwc io.ReadWriteCloser) *lspClient {
+// dialLSP initializes a server on the other end of rwc; with lenses, the
+// client says it takes codeLens/refresh requests (lensDoc).
+func dialLSP(root string, rwc io.ReadWriteCloser, lenses bool) *lspClient {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &lspClient{
 		root: root, cancel: cancel,
@@ -85,9 +91,13 @@ func dialLSP(root string, rwc io.ReadWriteCloser) *lspClient {
 	}
 	c.done = c.conn.Done()
 	c.conn.Go(ctx, jsonrpc2.AsyncHandler(c.handle))
+	caps := `{"workspace": {"applyEdit": true, "workspaceEdit": {"documentChanges": true}}}`
+	if lenses {
+		caps = `{"workspace": {"applyEdit": true, "workspaceEdit": {"documentChanges": true}, "codeLens": {"refreshSupport": true}}, "textDocument": {"codeLens": {}}}`
+	}
 	params := map[string]any{
 		"processId": nil, "rootUri": uri.File(root),
-		"capabilities": json.RawMessage(`{"workspace": {"applyEdit": true, "workspaceEdit": {"documentChanges": true}}}`),
+		"capabilities": json.RawMessage(caps),
 	}
 	tctx, tcancel := context.WithTimeout(ctx, 30*time.Second)
 	defer tcancel()
@@ -111,6 +121,15 @@ func (lspCodec) Marshal(v any) ([]byte, error)      { return protocol.Marshal(v)
 func (lspCodec) Unmarshal(data []byte, v any) error { return protocol.Unmarshal(data, v) }
 
 func (c *lspClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	if req.Method() == "workspace/codeLens/refresh" {
+		c.mu.Lock()
+		u := c.lensDoc
+		c.mu.Unlock()
+		if u != "" {
+			go c.askLenses(u)
+		}
+		return nil, nil
+	}
 	if req.Method() == protocol.MethodTextDocumentPublishDiagnostics {
 		var p protocol.PublishDiagnosticsParams
 		if err := protocol.Unmarshal(req.Params(), &p); err == nil {
@@ -137,6 +156,17 @@ func (c *lspClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, err
 		}
 	}
 	return nil, nil
+}
+
+// askLenses asks for u's lenses, as an editor does on a refresh.
+func (c *lspClient) askLenses(u uri.URI) {
+	var lenses json.RawMessage
+	if _, err := c.conn.Call(context.Background(), protocol.MethodTextDocumentCodeLens, map[string]any{"textDocument": map[string]any{"uri": u}}, &lenses); err != nil {
+		return // the session is ending
+	}
+	c.mu.Lock()
+	c.lensAsks++
+	c.mu.Unlock()
 }
 
 // wait waits for the diagnostics of version v of u; it returns their error count.

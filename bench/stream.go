@@ -39,6 +39,7 @@ type streamRow struct {
 	peakRSS               int64
 	publishes             int  // publishDiagnostics received during the stream
 	errorPublishes        int  // of which showed an error
+	lensAsks              int  // codeLens requests, one on each refresh
 	floor                 bool // streamed into a plain-text document
 }
 
@@ -94,7 +95,7 @@ func streamOnce(root, lspBin, answer string, patch bool) streamRow {
 	out, err := cmd.StdoutPipe()
 	check(err)
 	check(cmd.Start())
-	c := dialLSP(root, childRWC{out, in})
+	c := dialLSP(root, childRWC{out, in}, true)
 	name, lang := "answer.md", "markdown"
 	if !patch {
 		name, lang = "answer.txt", "plaintext"
@@ -105,7 +106,7 @@ func streamOnce(root, lspBin, answer string, patch bool) streamRow {
 		URI: u, LanguageID: protocol.LanguageKind(lang), Version: 1, Text: "",
 	}}))
 	c.mu.Lock()
-	c.count = true
+	c.count, c.lensDoc = true, u
 	c.mu.Unlock()
 	r := streamRow{bytes: len(answer), floor: !patch}
 	var line, col uint32
@@ -146,7 +147,7 @@ func streamOnce(root, lspBin, answer string, patch bool) streamRow {
 	r.wall = time.Since(start)
 	r.cpu = procCPU(cmd.Process.Pid) - cpu0
 	c.mu.Lock()
-	r.publishes, r.errorPublishes = c.publishes, c.errorPublishes
+	r.publishes, r.errorPublishes, r.lensAsks = c.publishes, c.errorPublishes, c.lensAsks
 	c.mu.Unlock()
 	tctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
@@ -181,17 +182,17 @@ func printStream(rows []streamRow) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Println("\nW8 stream: a Markdown answer appended to fsrb-lsp (a child process) in 20-character ranged didChanges every 20 ms; CPU share = the server's user+system time / wall time over the stream; last chunk -> diagnostics: to the publishDiagnostics of the last version.")
+	fmt.Println("\nW8 stream: a Markdown answer appended to fsrb-lsp (a child process) in 20-character ranged didChanges every 20 ms, the client asking for the answer's code lenses on every codeLens/refresh as editors do; CPU share = the server's user+system time / wall time over the stream; last chunk -> diagnostics: to the publishDiagnostics of the last version.")
 	fmt.Println()
-	fmt.Println("| blocks | answer | chunks | stream | server CPU | CPU share | last chunk -> diagnostics | peak RSS | publishes | with an error |")
-	fmt.Println("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+	fmt.Println("| blocks | answer | chunks | stream | server CPU | CPU share | last chunk -> diagnostics | peak RSS | publishes | with an error | lens requests |")
+	fmt.Println("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 	for _, r := range rows {
 		name, last := fmt.Sprint(r.blocks), dur(r.last)
 		if r.floor {
 			name, last = fmt.Sprintf("%d, as plain text (floor)", r.blocks), "-"
 		}
-		fmt.Printf("| %s | %s | %d | %.1f s | %s | %.1f%% | %s | %s | %d | %d |\n",
+		fmt.Printf("| %s | %s | %d | %.1f s | %s | %.1f%% | %s | %s | %d | %d | %d |\n",
 			name, size(int64(r.bytes)), r.chunks, r.wall.Seconds(), dur(r.cpu),
-			100*r.cpu.Seconds()/r.wall.Seconds(), last, size(r.peakRSS), r.publishes, r.errorPublishes)
+			100*r.cpu.Seconds()/r.wall.Seconds(), last, size(r.peakRSS), r.publishes, r.errorPublishes, r.lensAsks)
 	}
 }
