@@ -159,6 +159,11 @@ func sameOptions(a, b Options) bool {
 		a.Applied == b.Applied && (a.Explain == nil) == (b.Explain == nil)
 }
 
+// SameBlock reports whether a and b are the same edit at the same number
+// and place: every field alike. What was found of one holds for the
+// other, on the same files.
+func SameBlock(a, b *Block) bool { return sameBlock(a, b) }
+
 // sameBlock reports whether two blocks are the same edit at the same
 // number and place: every field alike (memo_test.go checks that each one
 // counts).

@@ -26,9 +26,14 @@ type analysis struct {
 type priorPlans struct {
 	mu    sync.Mutex
 	plans map[uri.URI]*core.Plan
+	// alone holds, per patch document and block number, the last check
+	// of the block on its own (lens.go).
+	alone map[uri.URI]map[int]aloneCheck
 }
 
-func newPriorPlans() *priorPlans { return &priorPlans{plans: map[uri.URI]*core.Plan{}} }
+func newPriorPlans() *priorPlans {
+	return &priorPlans{plans: map[uri.URI]*core.Plan{}, alone: map[uri.URI]map[int]aloneCheck{}}
+}
 
 func (p *priorPlans) get(u uri.URI) *core.Plan {
 	p.mu.Lock()
@@ -46,6 +51,23 @@ func (p *priorPlans) forget(u uri.URI) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.plans, u)
+	delete(p.alone, u)
+}
+
+func (p *priorPlans) checkedAlone(u uri.URI, n int) (aloneCheck, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c, ok := p.alone[u][n]
+	return c, ok
+}
+
+func (p *priorPlans) putAlone(u uri.URI, n int, c aloneCheck) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.alone[u] == nil {
+		p.alone[u] = map[int]aloneCheck{}
+	}
+	p.alone[u][n] = c
 }
 
 type analysisOnce struct {

@@ -36,6 +36,10 @@ type diagnoser struct {
 	pulls, hints staleness
 	// stale holds the refresh requests a run found needed.
 	stale map[string]bool
+	// lensesAt is when the last codeLens/refresh went out, and lensTimer
+	// the one due, if any (refreshLenses).
+	lensesAt  time.Time
+	lensTimer *time.Timer
 }
 
 // minDebounce coalesces the changes an editor sends together (a paste, a
@@ -110,6 +114,37 @@ func (d *diagnoser) loop(ctx context.Context) {
 	}
 }
 
+// lensEvery is the shortest time between two codeLens/refresh requests.
+// A client answers each by asking for every lens of the document again,
+// which costs the server a disk check and each block's "Apply" checked
+// alone: after every chunk of a streamed answer, more than the chunk's
+// own analysis (W8 of make bench, with a client that asks). A person
+// reads lenses at a slower rate than a stream changes them.
+const lensEvery = 250 * time.Millisecond
+
+// refreshLenses asks the client for new lenses at once when the last ask
+// is lensEvery old, and otherwise once that time is up, for every run
+// that finished in between: the last run's lenses are always asked for.
+func (d *diagnoser) refreshLenses(ctx context.Context) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.lensTimer != nil {
+		return // due already, and will ask for what is current then
+	}
+	wait := time.Until(d.lensesAt.Add(lensEvery))
+	if wait <= 0 {
+		d.lensesAt = time.Now()
+		d.refresh(ctx, methodCodeLensRefresh)
+		return
+	}
+	d.lensTimer = time.AfterFunc(wait, func() {
+		d.mu.Lock()
+		d.lensTimer, d.lensesAt = nil, time.Now()
+		d.mu.Unlock()
+		d.refresh(ctx, methodCodeLensRefresh)
+	})
+}
+
 // delay is the debounce: as long as a validation costs, within
 // [minDebounce, ceiling]. A patch that validates quickly shows its
 // diagnostics right after a keystroke; one of thousands of blocks waits as
@@ -155,7 +190,7 @@ func (d *diagnoser) run(ctx context.Context, snap *snapshot, uris map[uri.URI]bo
 			// Lens titles ("#2 2 matches") change with the validation, and
 			// editors otherwise keep the old ones until the user scrolls
 			// (seen in VS Code and Neovim).
-			d.refresh(ctx, methodCodeLensRefresh)
+			d.refreshLenses(ctx)
 		}
 		for _, m := range []string{methodDiagnosticRefresh, methodInlayHintRefresh} {
 			if stale[m] {

@@ -12,3 +12,6 @@ func SetTestHook(t testing.TB, f func(ctx context.Context, method string)) {
 	testHook.Store(&f)
 	t.Cleanup(func() { testHook.Store(nil) })
 }
+
+// LensEvery is the shortest time between two codeLens/refresh requests.
+const LensEvery = lensEvery

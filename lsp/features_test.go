@@ -2,11 +2,16 @@ package lsp_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/fsrb/fsrb/lsp"
 )
 
 const twoBlocks = "a.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n\nb.txt\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n"
@@ -164,7 +169,10 @@ func less(a, b protocol.Position) bool {
 }
 
 // Code lens titles change with every validation; a client that supports it
-// is asked to fetch them again (VS Code kept "#2 2 matches" otherwise).
+// is asked to fetch them again (VS Code kept "#2 2 matches" otherwise). A
+// stream of changes (a chat answer arriving) asks at once, then at most
+// once every LensEvery, not once a change: a client answers each ask by
+// requesting every lens again.
 func TestCodeLensRefresh(t *testing.T) {
 	root := writeFiles(t, map[string]string{"a.txt": "one\n"})
 	c := startClient(t, root)
@@ -174,15 +182,82 @@ func TestCodeLensRefresh(t *testing.T) {
 	c.waitDiagnostics(u, 1)
 	c.waitFor("a codeLens refresh", func() bool { return c.refreshes > 0 })
 
+	start := time.Now()
+	const chunks = 40
+	for range chunks {
+		c.waitDiagnostics(u, c.appendText(u, "\n"))
+	}
+	var n int
+	c.locked(func() { n = c.refreshes })
+	if most := 2 + int(time.Since(start)/lsp.LensEvery); n > most {
+		t.Errorf("%d refreshes for %d changes in %v, want at most %d", n, chunks, time.Since(start), most)
+	}
+	// The last change's lenses are asked for too.
+	c.waitFor("a refresh after the last change", func() bool { return c.refreshes > n || time.Since(start) > 3*lsp.LensEvery && c.refreshes >= n })
+
 	// Without the capability, no request is sent.
 	c2 := newClient(t, root)
-	u2 := c2.open("q.fsrb", &text)
+	text2 := text
+	u2 := c2.open("q.fsrb", &text2)
 	c2.waitDiagnostics(u2, 1)
-	var n int
 	c2.locked(func() { n = c2.refreshes })
 	if n != 0 {
 		t.Errorf("%d refreshes sent to a client without refreshSupport", n)
 	}
+}
+
+// "Apply" on a block that applies only after the one before it is left
+// out; the check of the block on its own is kept while the block and its
+// file's bytes stay as they were, and made again when the file changes.
+func TestApplyLensAloneFollowsTheFile(t *testing.T) {
+	root := writeFiles(t, map[string]string{"a.txt": "one\ntwo\n"})
+	hourAgo := time.Now().Add(-time.Hour) // a stamp old enough to trust
+	if err := os.Chtimes(filepath.Join(root, "a.txt"), hourAgo, hourAgo); err != nil {
+		t.Fatal(err)
+	}
+	c := newClient(t, root)
+	text := "a.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n\n" +
+		"a.txt\n<<<<<<< SEARCH\nONE\ntwo\n=======\nONE\nTWO\n>>>>>>> REPLACE\n"
+	u := c.open("p.fsrb", &text)
+	c.waitDiagnostics(u, 1)
+	applies := func() []int {
+		var lenses []protocol.CodeLens
+		if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses); err != nil {
+			t.Fatal(err)
+		}
+		var out []int
+		for _, l := range lenses {
+			if l.Command.Title == "Apply" {
+				var n int
+				_ = json.Unmarshal(mustJSON(t, l.Command.Arguments[1]), &n)
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	if got := applies(); !slices.Equal(got, []int{1}) {
+		t.Fatalf("Apply on blocks %v, want [1]", got)
+	}
+	c.waitDiagnostics(u, c.appendText(u, "\n"))
+	if got := applies(); !slices.Equal(got, []int{1}) {
+		t.Fatalf("after a change of the patch: Apply on blocks %v, want [1]", got)
+	}
+	// On disk, block 1's change is there: block 2 applies on its own.
+	if err := os.WriteFile(filepath.Join(root, "a.txt"), []byte("ONE\ntwo\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := applies(); !slices.Equal(got, []int{2}) {
+		t.Fatalf("after the file changed: Apply on blocks %v, want [2]", got)
+	}
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // Hover on a block that matches nowhere shows how SEARCH differs from the
