@@ -13,24 +13,19 @@ import (
 // (pollable), with raw system calls: ones the runtime is not told of. A
 // read or write through os enters the runtime's syscall state, and the
 // first one after the process went idle wakes the runtime's monitor
-// thread from its long sleep into a millisecond of polling every 20 us:
-// per message of a streamed answer, two such wake-ups for the read and
-// the reply, a third of what the server spends on a chunk it does not
-// even analyse (make bench, W8's floor). On a non-blocking descriptor a
+// thread from its long sleep into a spell of polling at its shortest
+// interval: for each message of a streamed answer, for the read and again
+// for the reply (make bench, W8's floor). On a non-blocking descriptor a
 // raw call returns at once, so the runtime loses nothing by not knowing
 // of it; on a blocking one it could hold a thread the runtime counts as
 // running for as long as the editor is silent, so such a file is
 // returned as it is.
 func rawIO(f *os.File) io.ReadWriteCloser {
-	rc, err := f.SyscallConn()
-	if err != nil {
+	if _, nonblocking, ok := blockingMode(f); !ok || !nonblocking {
 		return f
 	}
-	nonblocking := false
-	if rc.Control(func(fd uintptr) {
-		flags, err := unix.FcntlInt(fd, unix.F_GETFL, 0)
-		nonblocking = err == nil && flags&unix.O_NONBLOCK != 0
-	}) != nil || !nonblocking {
+	rc, err := f.SyscallConn()
+	if err != nil {
 		return f
 	}
 	return &rawFile{f: f, rc: rc}
