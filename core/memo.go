@@ -132,10 +132,17 @@ func (m *memo) fileRead(key string, data []byte) *memoFile {
 		return nil
 	}
 	f := m.files[key]
-	if f == nil || !f.existed || len(f.orig) != len(data) || len(data) == 0 || unsafe.SliceData(f.orig) != unsafe.SliceData(data) {
+	if f == nil || !f.existed || !SameMemory(f.orig, data) {
 		return nil
 	}
 	return f
+}
+
+// SameMemory reports whether b is the very bytes a is, the same memory
+// and length, not merely equal bytes: a file a caller's cache handed back
+// unchanged. Two empty slices are never the same memory.
+func SameMemory(a, b []byte) bool {
+	return len(a) == len(b) && len(a) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b)
 }
 
 // done lists each file's blocks, from the plan's results, and lets go of

@@ -2,31 +2,17 @@ package lsp
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"unsafe"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/fsrb/fsrb/core"
 )
 
-// appliesAlone reports whether block n validates on its own, as "Apply
-// block" runs it. Only a block after another block of the same file can
-// differ from its status in the whole patch, so only those are checked.
-// afterSameFile says a block of the same path comes before it; files
-// holds the target files read so far for the lenses being made: a file of
-// several blocks is read once.
-func appliesAlone(snap *snapshot, a *analysis, n int, afterSameFile bool, files map[string]fileRead) bool {
-	return !afterSameFile || snap.checkAlone(a, n, files)
-}
-
 type fileRead struct {
 	data []byte
 	err  error
 }
-
-var errMoves = errors.New("a move reads two files")
 
 // aloneCheck is a check of a block on its own: the block, the bytes of
 // its file it was checked on, and whether it validated.
@@ -37,14 +23,18 @@ type aloneCheck struct {
 	ok    bool
 }
 
-// checkAlone validates block n on its own, or takes the answer of the
-// last such check when it was of the same block on the very same bytes
-// of its file (the memory the read cache hands back for a file that did
-// not change). Editors ask for every lens again after each change of the
-// patch, and a chat answer streaming in changes it many times a second:
-// validating each block again, for each ask, cost more than the change's
-// own analysis (W8 of make bench).
-func (s *snapshot) checkAlone(a *analysis, n int, files map[string]fileRead) bool {
+// appliesAlone reports whether block n validates on its own, as "Apply
+// block" runs it. Only a block after another block of the same file can
+// differ from its status in the whole patch, so only those are checked
+// (the caller knows which). The answer of the last such check is taken
+// when it was of the same block on the very same bytes of its file (the
+// memory the read cache hands back for a file that did not change):
+// editors ask for every lens again after each change of the patch, and a
+// chat answer streaming in changes it many times a second, so validating
+// each block again for each ask cost more than the change's own analysis
+// (W8 of make bench). files holds the targets read so far for the lenses
+// being made: a file of several blocks is read once.
+func (s *snapshot) appliesAlone(a *analysis, n int, files map[string]fileRead) bool {
 	b := &a.patch.Blocks[n-1]
 	res, _ := a.result(n)
 	r, read := files[res.Path]
@@ -52,20 +42,17 @@ func (s *snapshot) checkAlone(a *analysis, n int, files map[string]fileRead) boo
 		r.data, r.err = s.ReadFile(res.Path)
 		files[res.Path] = r
 	}
-	file, err := r.data, r.err
-	if b.Op == core.OpMove || b.MoveTo != "" {
-		err = errMoves // a move reads a second file
-	}
-	if err == nil {
-		if c, ok := s.prior.checkedAlone(a.doc.uri, n); ok && c.fuzzy == s.settings.Fuzzy && core.SameBlock(&c.block, b) &&
-			len(c.file) == len(file) && len(file) > 0 && unsafe.SliceData(c.file) == unsafe.SliceData(file) {
+	// A move reads a second file, which the check does not keep.
+	keep := r.err == nil && b.Op != core.OpMove && b.MoveTo == ""
+	if keep {
+		if c, ok := s.prior.checkedAlone(a.doc.uri, n); ok && c.fuzzy == s.settings.Fuzzy && core.SameBlock(&c.block, b) && core.SameMemory(c.file, r.data) {
 			return c.ok
 		}
 	}
 	p := s.planBlock(a, n)
 	ok := p != nil && p.OK()
-	if err == nil {
-		s.prior.putAlone(a.doc.uri, n, aloneCheck{block: *b, file: file, fuzzy: s.settings.Fuzzy, ok: ok})
+	if keep {
+		s.prior.putAlone(a.doc.uri, n, aloneCheck{block: *b, file: r.data, fuzzy: s.settings.Fuzzy, ok: ok})
 	}
 	return ok
 }
@@ -108,7 +95,7 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 		// the status, not the button.
 		afterSameFile := paths[b.Path]
 		paths[b.Path] = true
-		if res, ok := a.result(b.Number); ok && res.Status == core.StatusApplies && appliesAlone(snap, a, b.Number, afterSameFile, files) {
+		if res, ok := a.result(b.Number); ok && res.Status == core.StatusApplies && (!afterSameFile || snap.appliesAlone(a, b.Number, files)) {
 			out = append(out, protocol.CodeLens{Range: rng, Command: protocol.Command{
 				Title: "Apply", Command: CommandApplyBlock, Arguments: args(uri, b.Number),
 			}})
