@@ -8,6 +8,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
+
+	"github.com/fsrb/fsrb/core"
 )
 
 type modKind int
@@ -137,16 +139,17 @@ func (t *step) change(m modification) error {
 		return errUnchanged
 	}
 	nd := *d
+	var edits []textEdit
 	var err error
-	if nd.text, nd.mapper, err = applyChanges(d.text, d.mapper, m.changes); err != nil {
+	if nd.mapper, edits, err = applyChanges(d.mapper, m.changes); err != nil {
 		// A notification has no answer: the change is logged (by the
 		// transport) and dropped, whole, and the document keeps its
 		// last good text and version (position.go).
 		return fmt.Errorf("fsrb: change to %s version %d ignored: %w", m.uri, m.version, err)
 	}
-	nd.version = m.version
+	nd.text, nd.version = nd.mapper.Text(), m.version
 	if marks := t.old.skips[m.uri]; len(marks) > 0 {
-		t.next.skips[m.uri] = moveSkips(marks, d.mapper, m.changes)
+		t.next.skips[m.uri] = moveSkips(marks, edits)
 	}
 	t.next.put(&nd)
 	t.next.anchorSkips(m.uri, nd.text)
@@ -270,26 +273,38 @@ func (s *snapshot) put(d *document) {
 	}
 }
 
-// applyChanges applies LSP content changes in order: each range is in
-// UTF-16 positions of the text as the changes before it left it. A change
-// without a range replaces the whole text. A range outside the text
-// (position.go) fails them all.
-func applyChanges(text string, m *mapper, changes []protocol.TextDocumentContentChangeEvent) (string, *mapper, error) {
+// applyChanges applies LSP content changes in order to the text m
+// indexes: each range is in UTF-16 positions of the text as the changes
+// before it left it. A change without a range replaces the whole text. A
+// range outside the text (position.go) fails them all. It returns the
+// new text's mapper and each change as bytes (for the skip marks to
+// follow, skip.go).
+func applyChanges(m *mapper, changes []protocol.TextDocumentContentChangeEvent) (*mapper, []textEdit, error) {
+	edits := make([]textEdit, 0, len(changes))
 	for i, c := range changes {
 		switch c := c.(type) {
 		case *protocol.TextDocumentContentChangeWholeDocument:
-			text = c.Text
-			m = newMapper(text)
+			m = newMapper(c.Text)
+			edits = append(edits, textEdit{whole: true})
 		case *protocol.TextDocumentContentChangePartial:
 			sp, err := spanOf(m, c.Range)
 			if err != nil {
-				return "", nil, fmt.Errorf("change %d of %d: %w", i+1, len(changes), err)
+				return nil, nil, fmt.Errorf("change %d of %d: %w", i+1, len(changes), err)
 			}
 			m = m.splice(sp, c.Text)
-			text = m.Text()
+			edits = append(edits, textEdit{span: sp, n: len(c.Text)})
 		}
 	}
-	return text, m, nil
+	return m, edits, nil
+}
+
+// textEdit is one content change as applied: the bytes it replaced, in
+// the text as the changes before it left it, and the length of what it
+// put there; or the whole text replaced.
+type textEdit struct {
+	span  core.Span
+	n     int
+	whole bool
 }
 
 // recordDeps remembers which files a patch's latest analysis named.

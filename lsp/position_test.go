@@ -73,12 +73,12 @@ func TestApplyChangesOutOfRange(t *testing.T) {
 	m := newMapper(text)
 	at := func(line, char uint32) protocol.Position { return protocol.Position{Line: line, Character: char} }
 	good := &protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at(0, 0), End: at(0, 3)}, Text: "ONE"}
-	got, _, err := applyChanges(text, m, []protocol.TextDocumentContentChangeEvent{good})
-	if err != nil || got != "ONE\ntwo\n" {
-		t.Fatalf("good change: %q, %v", got, err)
+	got, _, err := applyChanges(m, []protocol.TextDocumentContentChangeEvent{good})
+	if err != nil || got.Text() != "ONE\ntwo\n" {
+		t.Fatalf("good change: %v, %v", got, err)
 	}
 	far := &protocol.TextDocumentContentChangePartial{Range: protocol.Range{Start: at(9, 0), End: at(9, 0)}, Text: "X"}
-	if _, _, err := applyChanges(text, m, []protocol.TextDocumentContentChangeEvent{good, far}); err == nil || !strings.Contains(err.Error(), "change 2 of 2") {
+	if _, _, err := applyChanges(m, []protocol.TextDocumentContentChangeEvent{good, far}); err == nil || !strings.Contains(err.Error(), "change 2 of 2") {
 		t.Errorf("out-of-range change: %v", err)
 	}
 }

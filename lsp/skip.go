@@ -201,38 +201,32 @@ func pluralWord(n int, one, many string) string {
 	return many
 }
 
-// moveSkips follows a document's changes with its skip marks: a mark moves
-// with the text before it, and goes when a change replaces the text it
-// sits on (the block's first line was deleted). A change of the whole text
-// leaves the blocks to be found by their content.
-func moveSkips(marks []skipMark, m *mapper, changes []protocol.TextDocumentContentChangeEvent) []skipMark {
+// moveSkips follows a document's changes (applyChanges) with its skip
+// marks: a mark moves with the text before it, and goes when a change
+// replaces the text it sits on (the block's first line was deleted). A
+// change of the whole text leaves the blocks to be found by their
+// content.
+func moveSkips(marks []skipMark, edits []textEdit) []skipMark {
 	out := append([]skipMark(nil), marks...)
-	for _, c := range changes {
-		switch c := c.(type) {
-		case *protocol.TextDocumentContentChangeWholeDocument:
+	for _, e := range edits {
+		if e.whole {
 			for i := range out {
 				out[i].at = -1
 			}
-			m = newMapper(c.Text)
-		case *protocol.TextDocumentContentChangePartial:
-			sp, err := spanOf(m, c.Range)
-			if err != nil {
-				return out // the change is refused whole (modify)
-			}
-			kept := out[:0]
-			for _, mk := range out {
-				switch {
-				case mk.at < 0 || mk.at < sp.Start:
-				case mk.at < sp.End:
-					continue // its text is gone
-				default:
-					mk.at += len(c.Text) - (sp.End - sp.Start)
-				}
-				kept = append(kept, mk)
-			}
-			out = kept
-			m = m.splice(sp, c.Text)
+			continue
 		}
+		kept := out[:0]
+		for _, mk := range out {
+			switch {
+			case mk.at < 0 || mk.at < e.span.Start:
+			case mk.at < e.span.End:
+				continue // its text is gone
+			default:
+				mk.at += e.n - (e.span.End - e.span.Start)
+			}
+			kept = append(kept, mk)
+		}
+		out = kept
 	}
 	return out
 }
