@@ -103,24 +103,24 @@ func (s *snapshot) readDisk(name string) ([]byte, error) {
 		// keep the torn read for good.
 		st = stamp{size: -1}
 	}
-	s.stamp(name, st)
+	recordFirst(s, s.stamps, name, st)
 	if err == nil && !st.missing && st.mtime >= now-int64(racy) {
-		s.mu.Lock()
-		if _, seen := s.young[name]; !seen {
-			s.young[name] = data
-		}
-		s.mu.Unlock()
+		recordFirst(s, s.young, name, data)
 	}
 	return data, err
 }
 
-// stamp remembers what the disk said of name when this snapshot first
-// read it.
-func (s *snapshot) stamp(name string, st stamp) {
+// recordFirst records what this snapshot's first read of name found in
+// m, one of its maps (stamps, young).
+func recordFirst[V any](s *snapshot, m map[string]V, name string, v V) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, seen := s.stamps[name]; !seen {
-		s.stamps[name] = st
+	putFirst(m, name, v)
+}
+
+func putFirst[V any](m map[string]V, name string, v V) {
+	if _, seen := m[name]; !seen {
+		m[name] = v
 	}
 }
 
@@ -138,17 +138,15 @@ func (s *snapshot) walkUnchecked(name string, r resolved) bool {
 	return recordUnchecked(s, s.walks, name, r)
 }
 
-// recordUnchecked records what name's first trusted read found in m, one
-// of s's maps, unless a disk check has looked at s.
+// recordUnchecked is recordFirst for a trusted read, unless a disk check
+// has looked at s.
 func recordUnchecked[V any](s *snapshot, m map[string]V, name string, v V) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.checked {
 		return false
 	}
-	if _, seen := m[name]; !seen {
-		m[name] = v
-	}
+	putFirst(m, name, v)
 	return true
 }
 
@@ -160,11 +158,7 @@ func (s *snapshot) staleOnDisk() []string {
 	}
 	s.mu.Lock()
 	s.checked = true
-	seen := make(map[string]stamp, len(s.stamps))
-	for k, v := range s.stamps {
-		seen[k] = v
-	}
-	young, walks := maps.Clone(s.young), maps.Clone(s.walks)
+	seen, young, walks := maps.Clone(s.stamps), maps.Clone(s.young), maps.Clone(s.walks)
 	s.mu.Unlock()
 	for k, w := range s.written {
 		seen[k] = w.disk

@@ -120,14 +120,13 @@ func (c *readCache) unconfirm() {
 func (c *readCache) read(name string, st stamp, statAt int64, read func() ([]byte, error)) ([]byte, error) {
 	c.mu.Lock()
 	r, ok := c.files[name]
-	c.mu.Unlock()
 	if ok && r.st == st && !st.missing && st.mtime < r.readAt-int64(racy) {
-		c.mu.Lock()
 		r.statAt = statAt
 		c.files[name] = r
 		c.mu.Unlock()
 		return r.data, nil
 	}
+	c.mu.Unlock()
 	readAt := time.Now().UnixNano()
 	data, err := read()
 	c.mu.Lock()
