@@ -49,7 +49,7 @@ func closestFixes(r *actionRequest) ([]protocol.CodeAction, error) {
 	var out []protocol.CodeAction
 	for i := range r.a.patch.Blocks {
 		b := &r.a.patch.Blocks[i]
-		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
+		if !r.touches(b) {
 			continue
 		}
 		p, c, ok := r.a.closest(b.Number)

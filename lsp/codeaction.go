@@ -22,6 +22,12 @@ type actionRequest struct {
 	span   core.Span // the requested range, in bytes of the patch
 }
 
+// touches reports whether block b has text in the requested range: the
+// blocks a code action is offered for.
+func (r *actionRequest) touches(b *core.Block) bool {
+	return b.Span.End >= r.span.Start && b.Span.Start <= r.span.End
+}
+
 // producers is the ordered table of code actions; the client's "only"
 // filters it by kind before anything is computed.
 var producers = []struct {
@@ -168,7 +174,7 @@ func perBlock(r *actionRequest, verb, command string, planOf func(*core.Block) *
 	var out []protocol.CodeAction
 	for i := range r.a.patch.Blocks {
 		b := &r.a.patch.Blocks[i]
-		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
+		if !r.touches(b) {
 			continue
 		}
 		plan := planOf(b)
@@ -200,7 +206,7 @@ func replaceSearchFixes(r *actionRequest) ([]protocol.CodeAction, error) {
 			continue
 		}
 		b := r.a.patch.Blocks[p.Block-1]
-		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
+		if !r.touches(&b) {
 			continue
 		}
 		c := p.Candidates[0]
@@ -268,7 +274,7 @@ func headerFixes(r *actionRequest) ([]protocol.CodeAction, error) {
 			continue
 		}
 		b := r.a.patch.Blocks[p.Block-1]
-		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
+		if !r.touches(&b) {
 			continue
 		}
 		line := m.Line(b.SearchMarker.Start)

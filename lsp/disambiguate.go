@@ -22,7 +22,7 @@ func occurrenceFixes(r *actionRequest) ([]protocol.CodeAction, error) {
 			continue
 		}
 		b := &r.a.patch.Blocks[p.Block-1]
-		if b.Span.End < r.span.Start || b.Span.Start > r.span.End || len(b.Hashes) > 0 {
+		if !r.touches(b) || len(b.Hashes) > 0 {
 			continue // hashline blocks are placed by line number, never ambiguous
 		}
 		titles := occurrenceTitles(r.a, b, p.Candidates)

@@ -309,7 +309,7 @@ func skipActions(r *actionRequest) ([]protocol.CodeAction, error) {
 	var out []protocol.CodeAction
 	for i := range r.a.patch.Blocks {
 		b := &r.a.patch.Blocks[i]
-		if b.Span.End < r.span.Start || b.Span.Start > r.span.End {
+		if !r.touches(b) {
 			continue
 		}
 		verb, cmd := "Skip", CommandSkipBlock
