@@ -8,13 +8,7 @@ local fsrb = require('fsrb')
 local lib = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'capture-lib.lua')
 
 local function applied()
-  local titles = {}
-  local items = vim.fn.has('nvim-0.12') == 1 and vim.lsp.codelens.get({ bufnr = buf }) or vim.lsp.codelens.get(buf)
-  for _, item in ipairs(items or {}) do
-    local lens = item.lens or item
-    table.insert(titles, lens.command and lens.command.title or '')
-  end
-  local s = table.concat(titles, '\n')
+  local s = lib.titles(buf)
   return s:find('#1 applied', 1, true) ~= nil and not s:find('applies at', 1, true)
 end
 

@@ -30,21 +30,10 @@ local second = answer:find('=======\n', answer:find('docs/notes.md', 1, true), t
 local cut = second + #'=======\n' - 1
 
 local function lens_titles()
-  local t = {}
-  local list
-  if vim.fn.has('nvim-0.12') == 1 then
-    list = {}
-    for _, item in ipairs(vim.lsp.codelens.get({ bufnr = b }) or {}) do
-      table.insert(list, item.lens)
-    end
-  else
+  if vim.fn.has('nvim-0.12') == 0 then
     require('fsrb').refresh_lenses(b)
-    list = vim.lsp.codelens.get(b) or {}
   end
-  for _, l in ipairs(list) do
-    table.insert(t, l.command and l.command.title or '')
-  end
-  return table.concat(t, ' | ')
+  return lib.titles(b)
 end
 
 -- stream writes answer[from..to] in chunks of 24 bytes every 40 ms.

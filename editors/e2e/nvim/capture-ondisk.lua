@@ -12,21 +12,12 @@ vim.o.cmdheight = 2
 local fsrb = require('fsrb')
 local lib = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'capture-lib.lua')
 
-local function lens_text()
-  local titles = {}
-  local items = vim.fn.has('nvim-0.12') == 1 and vim.lsp.codelens.get({ bufnr = buf }) or vim.lsp.codelens.get(buf)
-  for _, item in ipairs(items or {}) do
-    local lens = item.lens or item
-    table.insert(titles, lens.command and lens.command.title or '')
-  end
-  return table.concat(titles, '\n')
-end
 local function applied()
-  local s = lens_text()
+  local s = lib.titles(buf)
   return s:find('#1 applied', 1, true) ~= nil and not s:find('applies at', 1, true)
 end
 local function ready()
-  return lens_text():find('#1 applies at', 1, true) ~= nil
+  return lib.titles(buf):find('#1 applies at', 1, true) ~= nil
 end
 
 -- run(command, then): runs a fsrb command that sends an edit, :wall once
