@@ -1,51 +1,21 @@
 // The server lookup of src/server.ts: the fsrb.server.path setting (a path,
 // or a bare name looked up on PATH), then the bundled server, then PATH.
 // server.ts is bundled with esbuild against a stub of the vscode module.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { buildSync } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { executable, sandbox } from '../test-support/sandbox.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-const tmp = mkdtempSync(join(tmpdir(), 'fsrb-server-test-'));
-const exe = process.platform === 'win32' ? 'fsrb-lsp.exe' : 'fsrb-lsp';
-const saved = { PATH: process.env.PATH, GOPATH: process.env.GOPATH, GOBIN: process.env.GOBIN, HOME: process.env.HOME };
+const box = sandbox('fsrb-server-test-', 'server.ts', (tmp) =>
+  `module.exports = { workspace: { workspaceFolders: [{ uri: { fsPath: ${JSON.stringify(join(tmp, 'ws'))} } }] } };`);
+const { tmp } = box;
 let resolveServer;
+test.before(() => { ({ resolveServer } = box.module); });
 
 function server(dir, mode = 0o755) {
-  mkdirSync(dir, { recursive: true });
-  const p = join(dir, exe);
-  writeFileSync(p, '#!/bin/sh\n');
-  chmodSync(p, mode);
-  return p;
+  return executable(dir, 'fsrb-lsp', mode);
 }
-
-before(() => {
-  const stub = join(tmp, 'vscode-stub.cjs');
-  writeFileSync(stub, `module.exports = { workspace: { workspaceFolders: [{ uri: { fsPath: ${JSON.stringify(join(tmp, 'ws'))} } }] } };`);
-  const out = join(tmp, 'server.cjs');
-  buildSync({
-    entryPoints: [join(here, '..', 'src', 'server.ts')],
-    bundle: true, platform: 'node', format: 'cjs', outfile: out, logLevel: 'error',
-    alias: { vscode: stub },
-  });
-  ({ resolveServer } = require(out));
-  // No fsrb-lsp anywhere but where a test puts one.
-  process.env.PATH = join(tmp, 'path');
-  process.env.GOPATH = join(tmp, 'gopath');
-  delete process.env.GOBIN;
-  process.env.HOME = join(tmp, 'home');
-});
-
-after(() => {
-  for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-  rmSync(tmp, { recursive: true, force: true });
-});
 
 test('no setting: the bundled server comes before PATH', async () => {
   const ext = join(tmp, 'ext1');
