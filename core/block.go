@@ -13,6 +13,11 @@ const (
 	// Operations of the apply-patch and unified diff dialects.
 	OpDeleteFile Op = "delete-file" // *** Delete File: the file must exist; it is removed
 	OpMove       Op = "move"        // *** Move to: the file (as edited so far) takes the new path
+
+	// OpSnippet is a chat answer's fenced code block that names its file:
+	// a whole file, whole definitions, a lazy block with omission markers
+	// or a line range. The plan resolves it against the file (answer.go).
+	OpSnippet Op = "snippet"
 )
 
 // Dialect names the notation a block was written in (docs/ARCHITECTURE.md
@@ -28,6 +33,7 @@ const (
 	DialectApplyPatch    Dialect = "apply-patch"    // *** Begin Patch (Codex apply_patch); one Block a hunk
 	DialectUdiff         Dialect = "udiff"          // unified diff as models write it; one Block a hunk
 	DialectHashline      Dialect = "hashline"       // SEARCH lines written "N:hhhh|text"
+	DialectChat          Dialect = "chat"           // a fenced code block naming its file (OpSnippet)
 )
 
 // Format is how the whole patch text was read: the dialect family chosen
@@ -106,6 +112,17 @@ type Block struct {
 	ReplaceAll  bool
 	Expected    int
 	InsertAfter int
+
+	// OpSnippet blocks (a chat answer's code block): Replace holds the
+	// code as the fence holds it, without a "// filepath:" first line;
+	// Lang is the fence's language ("" when it names none); FromLine and
+	// ToLine (1-based, inclusive, in the file as the answer saw it) are the
+	// lines a CopilotChat block replaces, 0 when it names none; Omissions
+	// are the 0-based lines of Replace that are omission markers
+	// ("// ... existing code ...").
+	Lang             string
+	FromLine, ToLine int
+	Omissions        []int
 
 	// Overwrite lets a create replace an existing file (apply-patch's Add
 	// File, as in Codex), with a warning.
