@@ -185,5 +185,6 @@ func sameBlock(a, b *Block) bool {
 		a.Span == b.Span && a.Header == b.Header && a.PathSpan == b.PathSpan &&
 		a.SearchMarker == b.SearchMarker && a.SearchBody == b.SearchBody && a.Divider == b.Divider &&
 		a.ReplaceBody == b.ReplaceBody && a.ReplaceMarker == b.ReplaceMarker &&
-		slices.Equal(a.Literal, b.Literal) && a.plain == b.plain && a.CRLF == b.CRLF
+		slices.Equal(a.Literal, b.Literal) && a.plain == b.plain && a.CRLF == b.CRLF &&
+		a.Lang == b.Lang && a.FromLine == b.FromLine && a.ToLine == b.ToLine && slices.Equal(a.Omissions, b.Omissions)
 }

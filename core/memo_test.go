@@ -10,7 +10,7 @@ import (
 // TestSameBlockCountsEveryField: a block that differs in any one field is
 // another block, so a field added to Block must be compared too.
 func TestSameBlockCountsEveryField(t *testing.T) {
-	base := Block{Number: 2, Path: "a.py", Search: "x\n", Replace: "y\n", Anchors: []string{"def f"}, Hashes: []HashRef{{Line: 1, Hash: "abcd"}}, Literal: []int{0}}
+	base := Block{Number: 2, Path: "a.py", Search: "x\n", Replace: "y\n", Anchors: []string{"def f"}, Hashes: []HashRef{{Line: 1, Hash: "abcd"}}, Literal: []int{0}, Omissions: []int{1}}
 	if !sameBlock(&base, &base) {
 		t.Fatal("a block differs from itself")
 	}
@@ -20,6 +20,7 @@ func TestSameBlockCountsEveryField(t *testing.T) {
 		other.Anchors = append([]string(nil), base.Anchors...)
 		other.Hashes = append([]HashRef(nil), base.Hashes...)
 		other.Literal = append([]int(nil), base.Literal...)
+		other.Omissions = append([]int(nil), base.Omissions...)
 		f := reflect.ValueOf(&other).Elem().Field(i)
 		if !typ.Field(i).IsExported() {
 			// Unexported: set through a pointer of its own type.
