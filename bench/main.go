@@ -80,16 +80,18 @@ func main() {
 		rows = append(rows, runLSP(tmp, edits)...)
 	}
 	var streams []streamRow
-	if !*noLSP && selected("W8") {
+	var shapes []streamShape
+	for _, sh := range streamShapes(*quick) {
+		if !*noLSP && selected(sh.name) {
+			shapes = append(shapes, sh)
+		}
+	}
+	if len(shapes) > 0 {
 		server := *lspBin
 		if server == "" {
 			server = build(tmp, "fsrb-lsp")
 		}
-		sizes := []int{50, 500}
-		if *quick {
-			sizes = sizes[:1]
-		}
-		streams = runStream(tmp, server, sizes)
+		streams = runStream(tmp, server, shapes)
 	}
 	if len(rows) > 0 {
 		printTable(rows)

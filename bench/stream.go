@@ -41,14 +41,44 @@ type streamRow struct {
 	errorPublishes        int  // of which showed an error
 	lensAsks              int  // codeLens requests, one on each refresh
 	floor                 bool // streamed into a plain-text document
+	shape                 streamShape
 }
 
-func runStream(tmp, lspBin string, sizes []int) []streamRow {
+// streamShape is one answer W8 streams: its blocks, how they are spread
+// over files, and whether the client asks for lenses on each refresh.
+type streamShape struct {
+	name    string // "W8" (ten blocks a file) or "W8-dense" (ten files): for -only
+	blocks  int
+	perFile string
+	answer  func(n int) *gen.Workload
+	lenses  bool
+}
+
+// streamShapes are W8's answers: ten blocks a file, with lens requests
+// (the floor streamed after the first); the same blocks over ten files of
+// 300 lines, 50 a file for 500 blocks, with and without lens requests.
+func streamShapes(quick bool) []streamShape {
+	shapes := []streamShape{
+		{"W8", 50, "10", gen.Answer, true},
+		{"W8", 500, "10", gen.Answer, true},
+		{"W8-dense", 50, "5", gen.DenseAnswer, true},
+		{"W8-dense", 50, "5", gen.DenseAnswer, false},
+		{"W8-dense", 500, "50", gen.DenseAnswer, true},
+		{"W8-dense", 500, "50", gen.DenseAnswer, false},
+	}
+	if quick {
+		shapes = []streamShape{shapes[0], shapes[2]}
+	}
+	return shapes
+}
+
+func runStream(tmp, lspBin string, shapes []streamShape) []streamRow {
 	var rows []streamRow
-	for _, n := range sizes {
-		w := gen.Answer(n)
+	for i, sh := range shapes {
+		n := sh.blocks
+		w := sh.answer(n)
 		answer := w.Patch
-		root := filepath.Join(tmp, fmt.Sprintf("W8_%d", n))
+		root := filepath.Join(tmp, fmt.Sprintf("W8_%d", i))
 		// Written an hour ago, as a workspace's files are: a file changed
 		// a moment before the server reads it is read again on every
 		// chunk (a stamp that young may hide a change).
@@ -59,15 +89,15 @@ func runStream(tmp, lspBin string, sizes []int) []streamRow {
 			check(os.WriteFile(path, []byte(w.Files[name]), 0o644))
 			check(os.Chtimes(path, hourAgo, hourAgo))
 		}
-		fmt.Fprintf(os.Stderr, "bench: W8 %d blocks (%d bytes, %.0f s) ...\n", n, len(answer), (time.Duration(len(answer)/streamChunk) * streamEvery).Seconds())
-		r := streamOnce(root, lspBin, answer, true)
-		r.blocks = n
+		fmt.Fprintf(os.Stderr, "bench: %s %d blocks, %s a file, lens requests %v (%d bytes, %.0f s) ...\n", sh.name, n, sh.perFile, sh.lenses, len(answer), (time.Duration(len(answer)/streamChunk) * streamEvery).Seconds())
+		r := streamOnce(root, lspBin, answer, true, sh.lenses)
+		r.blocks, r.shape = n, sh
 		rows = append(rows, r)
-		if n == sizes[0] {
+		if i == 0 {
 			// The floor: the same stream into a plain-text document,
 			// which the server keeps and never analyses.
-			floor := streamOnce(root, lspBin, answer, false)
-			floor.blocks = n
+			floor := streamOnce(root, lspBin, answer, false, sh.lenses)
+			floor.blocks, floor.shape = n, sh
 			rows = append(rows, floor)
 		}
 		check(os.RemoveAll(root))
@@ -86,7 +116,7 @@ func (c childRWC) Close() error {
 	return c.ReadCloser.Close()
 }
 
-func streamOnce(root, lspBin, answer string, patch bool) streamRow {
+func streamOnce(root, lspBin, answer string, patch, lenses bool) streamRow {
 	cmd := exec.Command(lspBin)
 	cmd.Dir = root
 	cmd.Stderr = os.Stderr
@@ -95,7 +125,7 @@ func streamOnce(root, lspBin, answer string, patch bool) streamRow {
 	out, err := cmd.StdoutPipe()
 	check(err)
 	check(cmd.Start())
-	c := dialLSP(root, childRWC{out, in}, true)
+	c := dialLSP(root, childRWC{out, in}, lenses)
 	name, lang := "answer.md", "markdown"
 	if !patch {
 		name, lang = "answer.txt", "plaintext"
@@ -106,7 +136,10 @@ func streamOnce(root, lspBin, answer string, patch bool) streamRow {
 		URI: u, LanguageID: protocol.LanguageKind(lang), Version: 1, Text: "",
 	}}))
 	c.mu.Lock()
-	c.count, c.lensDoc = true, u
+	c.count = true
+	if lenses {
+		c.lensDoc = u
+	}
 	c.mu.Unlock()
 	r := streamRow{bytes: len(answer), floor: !patch}
 	var line, col uint32
@@ -182,17 +215,21 @@ func printStream(rows []streamRow) {
 	if len(rows) == 0 {
 		return
 	}
-	fmt.Println("\nW8 stream: a Markdown answer appended to fsrb-lsp (a child process) in 20-character ranged didChanges every 20 ms, the client asking for the answer's code lenses on every codeLens/refresh as editors do; CPU share = the server's user+system time / wall time over the stream; last chunk -> diagnostics: to the publishDiagnostics of the last version.")
+	fmt.Println("\nW8 stream: a Markdown answer appended to fsrb-lsp (a child process) in 20-character ranged didChanges every 20 ms, the client asking for the answer's code lenses on every codeLens/refresh as editors do (or not: \"lens requests\" no); CPU share = the server's user+system time / wall time over the stream; last chunk -> diagnostics: to the publishDiagnostics of the last version.")
 	fmt.Println()
-	fmt.Println("| blocks | answer | chunks | stream | server CPU | CPU share | last chunk -> diagnostics | peak RSS | publishes | with an error | lens requests |")
-	fmt.Println("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+	fmt.Println("| blocks | a file | answer | chunks | stream | server CPU | CPU share | last chunk -> diagnostics | peak RSS | publishes | with an error | lens requests |")
+	fmt.Println("|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
 	for _, r := range rows {
 		name, last := fmt.Sprint(r.blocks), dur(r.last)
 		if r.floor {
 			name, last = fmt.Sprintf("%d, as plain text (floor)", r.blocks), "-"
 		}
-		fmt.Printf("| %s | %s | %d | %.1f s | %s | %.1f%% | %s | %s | %d | %d | %d |\n",
-			name, size(int64(r.bytes)), r.chunks, r.wall.Seconds(), dur(r.cpu),
-			100*r.cpu.Seconds()/r.wall.Seconds(), last, size(r.peakRSS), r.publishes, r.errorPublishes, r.lensAsks)
+		asks := fmt.Sprint(r.lensAsks)
+		if !r.shape.lenses {
+			asks = "no"
+		}
+		fmt.Printf("| %s | %s | %s | %d | %.1f s | %s | %.1f%% | %s | %s | %d | %d | %s |\n",
+			name, r.shape.perFile, size(int64(r.bytes)), r.chunks, r.wall.Seconds(), dur(r.cpu),
+			100*r.cpu.Seconds()/r.wall.Seconds(), last, size(r.peakRSS), r.publishes, r.errorPublishes, asks)
 	}
 }

@@ -72,15 +72,18 @@ func liveHeap() int64 {
 // BenchmarkStreamChunk is one chunk of a chat answer streaming in (W8 of
 // make bench, without its pacing and with the debounce off): 20
 // characters appended to the end of a Markdown answer of 50 or 500
-// blocks, from its didChange to its publishDiagnostics.
+// blocks, from its didChange to its publishDiagnostics; ten blocks a
+// file, or (dense) the blocks over ten files, 50 a file for 500.
 func BenchmarkStreamChunk(b *testing.B) {
 	for _, n := range []int{50, 500} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) { benchStream(b, n) })
+		b.Run(fmt.Sprint(n), func(b *testing.B) { benchStream(b, gen.Answer(n)) })
+	}
+	for _, n := range []int{50, 500} {
+		b.Run(fmt.Sprint("dense", n), func(b *testing.B) { benchStream(b, gen.DenseAnswer(n)) })
 	}
 }
 
-func benchStream(b *testing.B, blocks int) {
-	w := gen.Answer(blocks)
+func benchStream(b *testing.B, w *gen.Workload) {
 	root := writeFiles(b, w.Files)
 	// Files a moment old are read again each time (a stamp that young may
 	// hide a change: readcache.go); a workspace's targets are older.

@@ -98,6 +98,22 @@ func BlockAt(lines []string, from int) int {
 	panic("gen: no block")
 }
 
+// PairAt picks two lines starting at or after line from, neither blank,
+// the first of which occurs once in lines: a block that fits where
+// BlockAt's five indented lines are too far apart.
+func PairAt(lines []string, from int) int {
+	count := map[string]int{}
+	for _, l := range lines {
+		count[l]++
+	}
+	for s := from; s+2 <= len(lines); s++ {
+		if count[lines[s]] == 1 && strings.TrimSpace(lines[s]) != "" && strings.TrimSpace(lines[s+1]) != "" {
+			return s
+		}
+	}
+	panic("gen: no pair of lines")
+}
+
 // SRBlock is a SEARCH/REPLACE block of the fsrb dialect.
 func SRBlock(path, search, replace string) string {
 	return path + "\n<<<<<<< SEARCH\n" + search + "=======\n" + replace + ">>>>>>> REPLACE\n\n"

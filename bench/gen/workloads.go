@@ -170,23 +170,38 @@ func W6() *Workload {
 // server: a line of prose, then each block (two lines changed) in a
 // fence; about 300 bytes a block.
 func Answer(n int) *Workload {
-	w := &Workload{Name: "W8", Desc: fmt.Sprintf("a chat answer of %d blocks", n), WantOK: true}
+	return answer(n, 10, 500, func(lines []string, at int) (int, int) { s := BlockAt(lines, at); return s, s + 40 })
+}
+
+// DenseAnswer is Answer's answer with n blocks over ten files of 300
+// lines, n/10 blocks a file (50 a file for 500 blocks): the shape where
+// what a chunk costs would grow with the blocks of its file.
+func DenseAnswer(n int) *Workload {
+	per := max(1, n/10)
+	return answer(n, per, 300, func(lines []string, at int) (int, int) { s := PairAt(lines, at); return s, s + 2 })
+}
+
+// answer writes n blocks, perFile to a file of nLines lines; pick gives
+// the first line of the next block at or after a line, and where to look
+// for the one after it.
+func answer(n, perFile, nLines int, pick func(lines []string, at int) (int, int)) *Workload {
+	w := &Workload{Name: "W8", Desc: fmt.Sprintf("a chat answer of %d blocks, %d a file", n, perFile), WantOK: true}
 	var b strings.Builder
 	b.WriteString("Here are the changes.\n\n")
-	for f := 0; f*10 < n; f++ {
+	for f := 0; f*perFile < n; f++ {
 		name := fmt.Sprintf("pkg/mod%02d.py", f)
-		lines := Code(500, int64(100+f))
+		lines := Code(nLines, int64(100+f))
 		w.add(name, JoinLines(lines))
 		at := 0
-		for k := 0; k < 10 && f*10+k < n; k++ {
-			s := BlockAt(lines, at)
+		for k := 0; k < perFile && f*perFile+k < n; k++ {
+			s, next := pick(lines, at)
 			if w.Needle == "" {
 				w.Needle = lines[s]
 			}
 			search := JoinLines(lines[s : s+2])
 			replace := JoinLines([]string{lines[s] + "  # changed", lines[s+1]})
-			fmt.Fprintf(&b, "Step %d: mark the line as changed.\n\n```python\n%s```\n\n", f*10+k+1, strings.TrimSuffix(SRBlock(name, search, replace), "\n"))
-			at = s + 40
+			fmt.Fprintf(&b, "Step %d: mark the line as changed.\n\n```python\n%s```\n\n", f*perFile+k+1, strings.TrimSuffix(SRBlock(name, search, replace), "\n"))
+			at = next
 		}
 	}
 	b.WriteString("That is all.\n")
