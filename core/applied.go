@@ -5,20 +5,67 @@ import (
 	"strings"
 )
 
-// The applied state of a block (docs/formats.md "Applied patches"): the file
-// looks as the block leaves it. A patch run twice must be refused, never
-// written twice, and an editor shows an applied patch as applied, not as
-// errors. Only exact text counts: a fuzzy rung never declares a block
-// applied.
+// The applied rule: one predicate, stands, decides for every shape
+// whether an edit's change is already in its file (docs/ARCHITECTURE.md
+// "Applied once"). A patch run twice must write nothing the second time,
+// and an editor shows an applied patch as applied, not as errors. Only
+// exact text counts: a fuzzy rung never declares an edit applied.
 //
-//   - modify: REPLACE occurs exactly once and every occurrence of SEARCH
-//     lies inside it (SEARCH gone, or kept inside REPLACE by an append,
-//     a prepend or a wrap). A block whose SEARCH equals its REPLACE
-//     changes nothing and is never "applied": it stays ready.
-//   - create: the file exists and holds exactly the block's text (LF, no
-//     BOM).
-//   - delete-file, and (with Options.Applied) a modify that empties its
-//     file: the file does not exist.
+// An edit stands applied when its new text stands in the region the
+// shape looks in exactly as many times as the edit would have put it
+// there, and every place of its old text in that region lies inside a
+// place of the new text (old text gone, or kept inside the new text by an
+// append, a prepend or a wrap). The shapes differ only in the region and
+// the places they hand over:
+//
+//   - a SEARCH/REPLACE block, a hunk, a hashline block: the whole file,
+//     whole lines; the new text once. An addition-only hunk with no
+//     anchor adds at the end of the file, so that is where it must stand.
+//   - an anchored apply-patch hunk: the anchor's block, whole lines.
+//   - a hinted block (Roo's :start_line:, a diff's @@ numbers) whose old
+//     text stands only away from the hint: the lines the hint names, so
+//     the old text elsewhere in the file does not count.
+//   - a str_replace edit: the whole file, substrings; the new text once,
+//     Expected times, or at least once for replace_all.
+//   - a chat snippet (answer.go): the place it resolves to; its old text
+//     is the file's own text there, so it has none to hand over.
+//
+// Exceptions, where nothing can be recognised: an edit whose new text is
+// empty (a deletion leaves nothing behind) or equal to its old text (it
+// changes nothing, and stays ready), and an insert at a line number,
+// which has no old text to be gone. A created file stands applied when it
+// holds exactly the block's text (LF, no BOM); a deleted one, and with
+// Options.Applied a modify that empties its file, when it does not exist.
+
+// stands is the applied rule. oldOcc and newOcc are the ascending
+// offsets, in one text, of the old text's and the new text's places in
+// the shape's region; want is how many places the new text must have
+// there (0: at least one).
+func stands(old, new string, oldOcc, newOcc []int, want int) bool {
+	if new == "" || old == new {
+		return false
+	}
+	if want == 0 && len(newOcc) == 0 || want > 0 && len(newOcc) != want {
+		return false
+	}
+	return within(oldOcc, len(old), newOcc, len(new))
+}
+
+// within reports whether every place of a text of length n (ascending
+// offsets occ) lies inside one of the places of a text of length m
+// (ascending offsets in).
+func within(occ []int, n int, in []int, m int) bool {
+	j := 0
+	for _, o := range occ {
+		for j < len(in) && in[j]+m < o+n {
+			j++
+		}
+		if j == len(in) || in[j] > o {
+			return false
+		}
+	}
+	return true
+}
 
 // content is the file's text as it stands (LF, without BOM), with a final
 // newline only if the file has one.
@@ -56,21 +103,11 @@ func appliedModify(b *Block, d *doc) (r appliedScan) {
 		}
 	}
 	occ := d.occurrences(repl, 2)
-	if len(occ) != 1 {
+	if search == "" && len(occ) == 1 && (len(b.Anchors) == 0 || b.EOF) && occ[0]+len(repl) != d.len() {
+		return r // an addition at the end of the file stands elsewhere
+	}
+	if !stands(search, repl, r.searchOcc, occ, 1) {
 		return r
-	}
-	end := occ[0] + len(repl)
-	if search == "" {
-		// An addition-only apply-patch hunk: without an anchor it adds at
-		// the end of the file, so that is where it must stand.
-		if (len(b.Anchors) == 0 || b.EOF) && end != d.len() {
-			return r
-		}
-	}
-	for _, o := range r.searchOcc {
-		if o < occ[0] || o+len(search) > end {
-			return r // SEARCH stands outside: not applied
-		}
 	}
 	r.at, r.gone, r.ok = occ[0], len(r.searchOcc) == 0, true
 	return r

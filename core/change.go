@@ -192,21 +192,9 @@ func (fc FileChange) NewLen() int {
 // bytesLines is NewLines on built bytes.
 func bytesLines(b []byte, from, to int) ([]byte, int) {
 	from, to = max(0, from), max(0, to)
-	start := lineStartIn(b, from)
+	start := lineAfter(unsafe.String(unsafe.SliceData(b), len(b)), 0, from)
 	if to <= from {
 		return b[start:start], start
 	}
-	return b[start : lineStartIn(b[start:], to-from)+start], start
-}
-
-// lineStartIn returns the offset of the start of line k of b (len(b) past
-// its last line).
-func lineStartIn(b []byte, k int) int {
-	if k <= 0 {
-		return 0
-	}
-	if at := afterNewlines(unsafe.String(unsafe.SliceData(b), len(b)), k, -1); at >= 0 {
-		return at
-	}
-	return len(b)
+	return b[start:lineAfter(unsafe.String(unsafe.SliceData(b), len(b)), start, to-from)], start
 }

@@ -11,7 +11,7 @@
 //   - parse: Parse turns patch text into Blocks, each with its path,
 //     operation, SEARCH and REPLACE text and byte spans in the patch
 //     (parse.go, markers.go and block.go for the SEARCH/REPLACE dialects,
-//     cline.go, applypatch.go and applypatch_ops.go, udiff.go, hashline.go,
+//     cline.go, applypatch.go and fileops.go, udiff.go, hashline.go,
 //     toolcalls.go; detect.go chooses the format; span.go is the byte range
 //     every position is). Parsing never fails: what is wrong comes back in
 //     Patch.Problems.

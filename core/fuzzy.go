@@ -716,15 +716,6 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// lineStartAt returns the start of line k (0-based) counted from the line
-// start at.
-func lineStartAt(text string, at, k int) int {
-	for range k {
-		at = indexByteFrom(text, at, '\n') + 1
-	}
-	return min(at, len(text))
-}
-
 // indentRef finds the SEARCH line whose indentation, compared with the
 // file line it matched (starting at at), gives the re-indentation: the
 // first non-blank line; for elision, of the first piece; for a partial
@@ -739,7 +730,7 @@ func indentRef(r rung, search []string, p fplace, text string) (ref string, at i
 			}
 			for i, s := range part {
 				if !isBlank(s) {
-					return s, lineStartAt(text, p.pieces[pi].start, i), true
+					return s, lineAfter(text, p.pieces[pi].start, i), true
 				}
 			}
 			pi++
@@ -747,13 +738,13 @@ func indentRef(r rung, search []string, p fplace, text string) (ref string, at i
 	case rungPartial:
 		for i := 1; i < len(search); i++ {
 			if !isBlank(search[i]) {
-				return search[i], lineStartAt(text, p.start, i), true
+				return search[i], lineAfter(text, p.start, i), true
 			}
 		}
 	default:
 		for i, s := range search {
 			if !isBlank(s) {
-				return s, lineStartAt(text, p.start, i), true
+				return s, lineAfter(text, p.start, i), true
 			}
 		}
 	}

@@ -68,7 +68,7 @@ func (v *validator) partialAmbiguous(b *Block, d *doc, p *Problem, occ []int) {
 		line := d.lineOf(at) + 1
 		lines[i] = fmt.Sprint(line)
 		start := strings.LastIndexByte(d.text()[:at], '\n') + 1
-		end := lineStartAt(d.text(), start, n)
+		end := lineAfter(d.text(), start, n)
 		text := d.text()[start:end]
 		p.Candidates = append(p.Candidates, Candidate{
 			Line: line, EndLine: line + n - 1, Context: firstNonBlankLine(text), Similarity: 1, Text: text,

@@ -112,21 +112,6 @@ func exactAt(b *Block, d *doc, at int) match {
 	return match{start: at, end: end, matched: d.text()[at:end], replace: b.Replace, rung: "exact"}
 }
 
-// lineStarts returns the offset where every line of d.text() starts, plus
-// len(d.text()) at the end.
-func lineStarts(text string) []int {
-	out := []int{0}
-	for i := 0; i < len(text); i++ {
-		if text[i] == '\n' {
-			out = append(out, i+1)
-		}
-	}
-	if out[len(out)-1] != len(text) {
-		out = append(out, len(text))
-	}
-	return out
-}
-
 // placeHunk places an apply-patch hunk: after the previous hunk of its
 // section, after its anchors, at the end of the file for *** End of File.
 func (v *validator) placeHunk(b *Block, t *target, d *doc) match {
@@ -317,37 +302,39 @@ func (v *validator) placeHinted(b *Block, t *target, d *doc) (match, bool) {
 	return match{}, false
 }
 
-// standsIn reports whether b's REPLACE text stands exactly once in the
-// whole lines [from, to) of d, where its SEARCH text does not: an
-// anchored hunk that stands applied inside its anchor's block.
+// standsIn reports whether b stands applied (the applied rule, stands)
+// in the whole lines [from, to) of d: an anchored hunk inside its
+// anchor's block.
 func standsIn(d *doc, b *Block, from, to int) (int, bool) {
-	repl := withEOL(b.Replace)
-	if repl == "" || b.Search == b.Replace {
-		return 0, false
+	region := d.text()[from:to]
+	search, repl := withEOL(b.Search), withEOL(b.Replace)
+	var old []int
+	if search != "" {
+		old = occurrences(region, search, maxOccurrences)
 	}
-	occ := occurrences(d.text()[from:to], repl, 2)
-	if len(occ) != 1 || len(occurrences(d.text()[from:to], b.Search, 1)) > 0 && !contains(repl, b.Search) {
+	occ := occurrences(region, repl, 2)
+	if !stands(search, repl, old, occ, 1) {
 		return 0, false
 	}
 	return from + occ[0], true
 }
 
-// standsNear reports whether b's REPLACE text stands once on lines that
-// overlap the hinted lines [lo, hi]: a hinted block that stands applied,
-// while its SEARCH text is found only away from the hint.
+// standsNear reports whether b stands applied (stands) on the hinted
+// lines [lo, hi]: the places of its REPLACE text that overlap them, where
+// its SEARCH text has none (the caller found it only away from the hint).
 func standsNear(d *doc, b *Block, lo, hi int) (int, bool) {
 	repl := withEOL(b.Replace)
-	if repl == "" || b.Search == b.Replace {
-		return 0, false
-	}
 	n := strings.Count(repl, "\n")
-	at, found := 0, 0
+	var near []int
 	for _, o := range occurrences(d.text(), repl, maxOccurrences) {
 		if first := d.lineOf(o) + 1; first <= hi && first+n-1 >= lo {
-			at, found = o, found+1
+			near = append(near, o)
 		}
 	}
-	return at, found == 1
+	if !stands(withEOL(b.Search), repl, nil, near, 1) {
+		return 0, false
+	}
+	return near[0], true
 }
 
 // placeHashline locates a hashline block by its line numbers and checks

@@ -44,6 +44,30 @@ func appendStarts(starts []int, text string, at int) []int {
 	}
 }
 
+// lineStarts returns the offset where every line of text starts, plus
+// len(text) at the end (once: a text ending in a newline has no empty
+// last line here), for the placement of hunks.
+func lineStarts(text string) []int {
+	starts := appendStarts(make([]int, 1, 2+strings.Count(text, "\n")), text, 0)
+	if starts[len(starts)-1] != len(text) {
+		starts = append(starts, len(text))
+	}
+	return starts
+}
+
+// lineAfter returns the offset of the start of the k-th line after the
+// line start at (at itself when k <= 0), or len(text) when the text ends
+// before it.
+func lineAfter(text string, at, k int) int {
+	if k <= 0 {
+		return at
+	}
+	if i := afterNewlines(text[at:], k, -1); i >= 0 {
+		return at + i
+	}
+	return len(text)
+}
+
 // Splice is the index of the text with the bytes of sp replaced by repl,
 // computed from l: the lines before the change are l's, those after it
 // are l's moved. An editor's change (a keystroke, a streamed chunk

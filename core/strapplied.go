@@ -5,11 +5,8 @@ import (
 	"strings"
 )
 
-// The applied state of a str_replace edit, the same rule as a block's
-// (applied.go) on substrings instead of whole lines: the edit stands
-// applied when its new text is in the file (once; Expected times; at
-// least once for replace_all) and its old text stands nowhere else than
-// inside an occurrence of the new text. An agent that retries a call
+// The applied state of a str_replace edit: the applied rule (stands,
+// applied.go) on substrings instead of whole lines, over the whole file. An agent that retries a call
 // whose new text keeps its old text ("b = 2" -> "b = 20", or an import
 // appended after the one it names) would otherwise match again and write
 // the change a second time. An edit that deletes its old text (an empty
@@ -21,24 +18,21 @@ import (
 // limit), and records it as applied (an error, or with Options.Applied a
 // note).
 func (v *validator) strApplied(b *Block, res *BlockResult, hay string, occ []int) bool {
-	if b.Replace == "" || b.Search == b.Replace {
-		return false
-	}
-	inside := strings.Contains(b.Replace, b.Search)
-	if len(occ) > 0 && !inside {
+	if b.Replace == "" || b.Search == b.Replace || len(occ) > 0 && !strings.Contains(b.Replace, b.Search) {
 		return false
 	}
 	repl := substrings(hay, b.Replace, -1)
+	want := b.Expected
 	switch {
-	case len(repl) == 0:
-		return false
 	case b.ReplaceAll:
-	case b.Expected > 0 && len(repl) != b.Expected:
-		return false
-	case b.Expected == 0 && len(repl) != 1:
-		return false
+		want = 0
+	case want == 0:
+		want = 1
 	}
-	if len(occ) > 0 && !within(substrings(hay, b.Search, -1), len(b.Search), repl, len(b.Replace)) {
+	if len(occ) > 0 {
+		occ = substrings(hay, b.Search, -1)
+	}
+	if !stands(b.Search, b.Replace, occ, repl, want) {
 		return false
 	}
 	line := strings.Count(hay[:repl[0]], "\n") + 1
@@ -58,21 +52,5 @@ func (v *validator) strApplied(b *Block, res *BlockResult, hay string, occ []int
 	}
 	at := fileAt(b.Path, line, end)
 	v.applied(b, res, line, end, "its new text stands at "+at, msg, hint)
-	return true
-}
-
-// within reports whether every place of a text of length n (ascending
-// offsets occ) lies inside one of the places of a text of length m
-// (ascending offsets in).
-func within(occ []int, n int, in []int, m int) bool {
-	j := 0
-	for _, o := range occ {
-		for j < len(in) && in[j]+m < o+n {
-			j++
-		}
-		if j == len(in) || in[j] > o {
-			return false
-		}
-	}
 	return true
 }
