@@ -29,6 +29,11 @@ type Options struct {
 	// tree-sitter in here; core knows no grammar (docs/ARCHITECTURE.md
 	// "Packages").
 	Explain Explainer
+	// Outline, when set, reads a file's definitions and statements, so
+	// that chat snippets (answer.go) are placed by kind and name;
+	// pipeline.Validate plugs tree-sitter in here. Without it snippets
+	// resolve by equal lines only.
+	Outline Outliner
 	// Applied validates as an editor follows a patch's life (README.md
 	// "Applied patches"): a block found in its applied state is
 	// StatusApplied with an information note, and leaves its file as it
@@ -59,6 +64,10 @@ type BlockResult struct {
 	// the block failed.
 	Line, EndLine int
 	Rung          string // "exact", or the fuzzy rung that matched
+	// Shape is how a chat snippet (OpSnippet) was resolved, and Kept
+	// what each omission marker of a lazy one keeps of its file.
+	Shape Shape
+	Kept  []Kept
 }
 
 // Plan is the outcome of validating a patch against a workspace: the new
@@ -356,6 +365,9 @@ func (v *validator) apply(b *Block, res *BlockResult) {
 		return
 	case OpInsert:
 		v.insert(b, t, res)
+		return
+	case OpSnippet:
+		v.snippet(b, t, res)
 		return
 	}
 	if b.Op == OpCreate && v.appliedCreate(b, t, res) {

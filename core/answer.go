@@ -1,0 +1,223 @@
+package core
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Chat snippets (OpSnippet): a code block that names its file, as chat
+// tools ask models to write them, resolved deterministically to one
+// change of the file (docs/formats.md "Answers as chat tools write
+// them"). The shapes, in the order they are tried:
+//
+//   - line range: CopilotChat's start_line/end_line; the lines of the file
+//     as the answer saw it (mapped through the blocks before) are
+//     replaced.
+//   - create: the file does not exist and the block has no marker.
+//   - lazy: the block has omission markers. Its items (definitions,
+//     statements, lines) pair with the file's items of the scope the block
+//     shows, by structure (the same definition by kind and name, the same
+//     statement kind and target) or by equal text; a marker keeps the
+//     file's text between the paired items around it.
+//   - whole file: no marker, and the block holds every top-level
+//     definition of the file (and, when the file has top-level lines that
+//     are not definitions, some of its own).
+//   - definitions: no marker, and every top-level item of the block is a
+//     definition the file holds once, by kind and name.
+//
+// One place or a refusal that names every place: a similarity never
+// decides a place, a snippet is never appended, and a partial snippet is
+// never taken as the whole file.
+
+// Shape is how a chat snippet was resolved.
+type Shape string
+
+const (
+	ShapeWholeFile  Shape = "whole-file"
+	ShapeDefinition Shape = "definition"
+	ShapeLazy       Shape = "lazy"
+	ShapeLineRange  Shape = "line-range"
+)
+
+// Kept is what one omission marker of a lazy block keeps of its file.
+type Kept struct {
+	Marker   int // 1-based line of the marker in the block's code
+	From, To int // 1-based file lines it keeps, inclusive; To < From when it keeps none
+}
+
+// snippetRefusal is a snippet that cannot be placed: the problem to
+// report.
+type snippetRefusal struct {
+	kind       Kind
+	msg, hint  string
+	line       int
+	candidates []Candidate
+}
+
+func (r *snippetRefusal) Error() string { return r.msg }
+
+// snippet resolves and applies one chat snippet on its file's running
+// state.
+func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
+	d := t.doc
+	if !t.exists {
+		switch {
+		case b.FromLine > 0:
+			v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist, but block #%d replaces its lines %d-%d", b.Path, b.Number, b.FromLine, b.ToLine),
+				"check the path; to create the file, give its whole content without a line range")
+		case len(b.Omissions) > 0:
+			p := v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist, so the omission markers of block #%d keep nothing", b.Path, b.Number),
+				"check the path; to create the file, give its whole content with no \"... existing code ...\" line")
+			p.Line = 0
+		default:
+			cb := *b
+			cb.Op = OpCreate
+			v.apply(&cb, res)
+			res.Shape = ShapeWholeFile
+		}
+		return
+	}
+	text := d.text()
+	file := splitKeep(text)
+	var (
+		from, to int // the file lines replaced
+		repl     string
+		shape    Shape
+		kept     []Kept
+		err      *snippetRefusal
+	)
+	switch {
+	case b.FromLine > 0:
+		shape = ShapeLineRange
+		from, to, repl, err = v.lineRange(b, t, file)
+	default:
+		r := resolver{v: v, b: b, path: b.Path, file: file, block: splitKeep(b.Replace), marks: map[int]bool{}}
+		for _, m := range b.Omissions {
+			r.marks[m] = true
+		}
+		r.fileItems, r.outlined = r.outline(text)
+		r.blockItems, _ = r.outline(b.Replace)
+		var lines []string
+		if len(b.Omissions) == 0 && withEOL(b.Replace) == text {
+			shape, lines = ShapeWholeFile, file // it holds exactly the block
+		} else {
+			shape, lines, err = r.resolve()
+		}
+		if err == nil {
+			from, to, repl = changed(file, lines)
+			kept = r.kept
+			if from == to && repl == "" {
+				from, to, repl = 0, len(file), text // the file holds it already
+			}
+		}
+	}
+	res.Shape = shape
+	if err != nil {
+		p := v.fail(b, err.kind, err.msg, err.hint)
+		p.Line, p.Candidates = err.line, err.candidates
+		return
+	}
+	start, end := lineOffset(file, from), lineOffset(file, to)
+	region := text[start:end]
+	res.Kept = kept
+	if stands("", region, nil, occurIf(region == repl), 1) {
+		line := from + 1
+		v.applied(b, res, line, max(line, line+strings.Count(repl, "\n")-1),
+			fmt.Sprintf("%s already holds what it resolves to (%s)", b.Path, fileAt(b.Path, line, line+strings.Count(repl, "\n")-1)),
+			fmt.Sprintf("%s already holds what this block resolves to: the answer was probably applied already", b.Path),
+			"drop this block if the change is already in")
+		res.Shape = shape
+		return
+	}
+	if v.placeholder(b, repl, region, from+1) {
+		return
+	}
+	m := match{start: start, end: end, matched: region, replace: repl, rung: string(shape)}
+	v.write(b, t, d, m, res)
+	res.EndLine = res.Line + max(0, strings.Count(region, "\n")-1)
+}
+
+// occurIf is the places of a region's text in itself for stands: one,
+// at its start, when the resolved text is the region's.
+func occurIf(same bool) []int {
+	if same {
+		return []int{0}
+	}
+	return nil
+}
+
+// lineRange replaces lines FromLine-ToLine of the file as the answer saw
+// it.
+func (v *validator) lineRange(b *Block, t *target, file []string) (int, int, string, *snippetRefusal) {
+	if b.ToLine < b.FromLine {
+		return 0, 0, "", &snippetRefusal{kind: KindMalformed, msg: fmt.Sprintf("block #%d: its line range %d-%d ends before it starts", b.Number, b.FromLine, b.ToLine), hint: "give start_line <= end_line"}
+	}
+	if len(t.orig) > 0 || t.existed {
+		if n := strings.Count(t.origText(), "\n"); b.ToLine > n {
+			return 0, 0, "", &snippetRefusal{kind: KindNotFound, line: n,
+				msg:  fmt.Sprintf("block #%d replaces lines %d-%d, but %s has %s", b.Number, b.FromLine, b.ToLine, b.Path, plural(n, "line")),
+				hint: "the answer was written for another version of the file: ask for the edit again against the file as it is"}
+		}
+	}
+	lo, by, ok := t.origLine(b.FromLine)
+	hi, by2, ok2 := t.origLine(b.ToLine)
+	if !ok || !ok2 {
+		if by == 0 {
+			by = by2
+		}
+		return 0, 0, "", &snippetRefusal{kind: KindNotFound, line: b.FromLine,
+			msg:  fmt.Sprintf("block #%d replaces lines %d-%d, which block #%d already changed", b.Number, b.FromLine, b.ToLine, by),
+			hint: "merge the two edits into one"}
+	}
+	if hi > len(file) {
+		return 0, 0, "", &snippetRefusal{kind: KindNotFound, line: len(file),
+			msg:  fmt.Sprintf("block #%d replaces lines %d-%d, but %s has %s", b.Number, b.FromLine, b.ToLine, b.Path, plural(len(file), "line")),
+			hint: "the answer was written for another version of the file: ask for the edit again against the file as it is"}
+	}
+	return lo - 1, hi, withEOL(b.Replace), nil
+}
+
+// splitKeep splits text into lines that keep their "\n".
+func splitKeep(text string) []string {
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if n := len(lines); n > 0 && !strings.HasSuffix(lines[n-1], "\n") {
+		lines[n-1] += "\n"
+	}
+	return lines
+}
+
+// fixEOL makes sure the last line ends with a newline.
+func fixEOL(lines []string) {
+	if n := len(lines); n > 0 && !strings.HasSuffix(lines[n-1], "\n") {
+		lines[n-1] += "\n"
+	}
+}
+
+// lineOffset returns the byte offset of line k of lines (the end after
+// the last).
+func lineOffset(lines []string, k int) int {
+	n := 0
+	for _, l := range lines[:k] {
+		n += len(l)
+	}
+	return n
+}
+
+// changed returns the lines [from, to) of old that new replaces, and what
+// replaces them: new and old less their common first and last lines.
+func changed(old, new []string) (int, int, string) {
+	fixEOL(old)
+	fixEOL(new)
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
+	}
+	s := 0
+	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+		s++
+	}
+	return p, len(old) - s, strings.Join(new[p:len(new)-s], "")
+}

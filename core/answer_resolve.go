@@ -1,0 +1,282 @@
+package core
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// resolver places one chat snippet in its file (answer.go): it pairs the
+// block's items with the file's and writes the file's new lines.
+type resolver struct {
+	v           *validator
+	b           *Block
+	path        string
+	file, block []string     // lines, each with its "\n"
+	marks       map[int]bool // block lines that are omission markers
+
+	fileItems, blockItems []Item
+	outlined              bool // the language has a grammar
+
+	out   []string // the new lines, as emitted
+	kept  []Kept
+	delta indent // from the block's indentation to the file's
+}
+
+// indent turns a block line's indentation into the file's: the block may
+// show a method without its class, less indented than the file has it.
+type indent struct {
+	add string
+	cut int
+}
+
+func (d indent) apply(l string) string {
+	if strings.TrimSpace(l) == "" {
+		return l
+	}
+	if d.cut > 0 {
+		n := min(d.cut, len(l)-len(strings.TrimLeft(l, " \t")))
+		l = l[n:]
+	}
+	return d.add + l
+}
+
+func leading(l string) string { return l[:len(l)-len(strings.TrimLeft(l, " \t"))] }
+
+// indentFrom is the change that turns the block line's indentation into
+// the file line's.
+func indentFrom(blockLine, fileLine string) indent {
+	bi, fi := leading(blockLine), leading(fileLine)
+	switch {
+	case strings.HasPrefix(fi, bi):
+		return indent{add: fi[len(bi):]}
+	case strings.HasPrefix(bi, fi):
+		return indent{cut: len(bi) - len(fi)}
+	}
+	return indent{}
+}
+
+// outline reads text's items through the Outliner, or as one item a
+// non-blank line when its language has no grammar.
+func (r *resolver) outline(text string) ([]Item, bool) {
+	if r.v.opt.Outline != nil {
+		if items, ok := r.v.opt.Outline(r.path, text); ok {
+			return items, true
+		}
+	}
+	var items []Item
+	for i, l := range splitKeep(text) {
+		if strings.TrimSpace(l) != "" {
+			items = append(items, Item{Lead: i, Start: i, End: i + 1, Head: i + 1, Tail: i + 1})
+		}
+	}
+	return items, false
+}
+
+// resolve chooses the shape and returns the file's new lines.
+func (r *resolver) resolve() (Shape, []string, *snippetRefusal) {
+	if len(r.marks) > 0 {
+		err := r.lazy()
+		return ShapeLazy, r.out, err
+	}
+	if !r.outlined {
+		return ShapeDefinition, nil, &snippetRefusal{kind: KindNotFound,
+			msg:  fmt.Sprintf("block #%d has no omission marker, and fsrb has no grammar for %s to find what it replaces: a code block without markers can only create a file there", r.b.Number, r.path),
+			hint: "add a marker line (\"... existing code ...\" as a comment) where the file's text stays, with a line the file holds above and below the change; or use a SEARCH/REPLACE block"}
+	}
+	if r.wholeFile() {
+		return ShapeWholeFile, r.block, nil
+	}
+	err := r.definitions()
+	return ShapeDefinition, r.out, err
+}
+
+// isMarker reports whether an item is an omission marker line.
+func (r *resolver) isMarker(it Item) bool {
+	for l := it.Start; l < it.End; l++ {
+		if !r.marks[l] {
+			return false
+		}
+	}
+	return it.End > it.Start
+}
+
+// hasMarker reports whether an item holds a marker inside it.
+func (r *resolver) hasMarker(it Item) bool {
+	for l := it.Lead; l < it.End; l++ {
+		if r.marks[l] {
+			return true
+		}
+	}
+	return false
+}
+
+// kindFamily lets a function in the block pair with a method in the file:
+// a method shown without its class reads as a function.
+func kindFamily(k string) string {
+	switch k {
+	case "function", "method", "func", "fn", "arrow_function", "constructor":
+		return "function"
+	}
+	return k
+}
+
+func sameDefinition(a, b Item) bool {
+	return a.Definition() && b.Definition() && a.Name == b.Name && kindFamily(a.Kind) == kindFamily(b.Kind) &&
+		(a.Scope == "" || b.Scope == "" || a.Scope == b.Scope)
+}
+
+// textOf is an item's lines, each trimmed, for pairing by equal text.
+func textOf(lines []string, it Item) string {
+	var sb strings.Builder
+	for _, l := range lines[it.Start:it.End] {
+		sb.WriteString(strings.TrimSpace(l))
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// wholeFile reports whether a block without markers is the whole file: it
+// holds every top-level definition of the file, and some top-level lines
+// of other kinds when the file has them (imports, say): one definition
+// alone is never taken for a file that holds it and its imports.
+func (r *resolver) wholeFile() bool {
+	defs, others := 0, false
+	for _, it := range r.fileItems {
+		switch {
+		case it.Definition():
+			defs++
+			if !slices.ContainsFunc(r.blockItems, func(b Item) bool { return sameDefinition(b, it) }) {
+				return false
+			}
+		case it.Key != "" || !r.isComment(r.file, it):
+			others = true
+		}
+	}
+	if defs == 0 {
+		return false
+	}
+	if others {
+		return slices.ContainsFunc(r.blockItems, func(b Item) bool { return !b.Definition() && !r.isComment(r.block, b) })
+	}
+	return true
+}
+
+// isComment reports whether an item's lines all read as comments.
+func (r *resolver) isComment(lines []string, it Item) bool {
+	if it.Definition() || it.Key != "" {
+		return false
+	}
+	for _, l := range lines[it.Start:it.End] {
+		t := strings.TrimSpace(l)
+		if !(strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "--") || strings.HasPrefix(t, "<!--")) {
+			return false
+		}
+	}
+	return true
+}
+
+// place is a definition of the file, with the definition around it.
+type place struct {
+	it     Item
+	parent *Item
+}
+
+// namesakes lists the file's definitions that a block definition may
+// replace, at any depth.
+func namesakes(items []Item, parent *Item, want Item, out []place) []place {
+	for i := range items {
+		it := items[i]
+		if sameDefinition(want, it) {
+			out = append(out, place{it, parent})
+		}
+		if len(it.Kids) > 0 {
+			out = namesakes(it.Kids, &items[i], want, out)
+		}
+	}
+	return out
+}
+
+// where names a place for messages: "lines 12-30 (method Start in class
+// Server)".
+func (r *resolver) where(p place) string {
+	s := fmt.Sprintf("%s %s", p.it.Kind, p.it.Name)
+	if p.parent != nil && p.parent.Definition() {
+		s += fmt.Sprintf(" in %s %s", p.parent.Kind, p.parent.Name)
+	}
+	return fmt.Sprintf("%s (%s)", fileAt(r.path, p.it.Start+1, p.it.End), s)
+}
+
+func (r *resolver) candidates(ps []place) []Candidate {
+	var cs []Candidate
+	for _, p := range ps {
+		cs = append(cs, Candidate{Line: p.it.Start + 1, EndLine: p.it.End, Context: strings.TrimSpace(r.file[p.it.Start]), Similarity: 1,
+			Text: strings.Join(r.file[p.it.Start:p.it.End], ""), Explanation: Explanation{Where: p.it.Kind + " " + p.it.Name}})
+	}
+	return cs
+}
+
+// definitions replaces each definition of the block with its one
+// namesake in the file.
+func (r *resolver) definitions() *snippetRefusal {
+	type splice struct {
+		from, to int
+		lines    []string
+	}
+	var sp []splice
+	for _, it := range r.blockItems {
+		if r.isComment(r.block, it) {
+			continue
+		}
+		if !it.Definition() {
+			return &snippetRefusal{kind: KindNotFound,
+				msg:  fmt.Sprintf("block #%d is not the whole of %s and names nothing the file holds: line %d, %q, is no definition, and the block has no omission marker", r.b.Number, r.path, it.Start+1, strings.TrimSpace(r.block[it.Start])),
+				hint: "add a marker line (\"... existing code ...\" as a comment) for the text that stays, and the enclosing definition's first line; or give the whole file"}
+		}
+		ps := namesakes(r.fileItems, nil, it, nil)
+		switch len(ps) {
+		case 0:
+			return &snippetRefusal{kind: KindNotFound,
+				msg:  fmt.Sprintf("block #%d defines %s %s, which %s does not hold, and a snippet is never appended", r.b.Number, it.Kind, it.Name, r.path),
+				hint: "to add it, show where: put the definition before or after it in the block, with a marker line (\"... existing code ...\" as a comment) for the rest; or use a SEARCH/REPLACE block"}
+		case 1:
+		default:
+			var ws []string
+			for _, p := range ps {
+				ws = append(ws, r.where(p))
+			}
+			return &snippetRefusal{kind: KindAmbiguous, line: ps[0].it.Start + 1, candidates: r.candidates(ps),
+				msg:  fmt.Sprintf("block #%d defines %s %s, which %s holds %d times: %s", r.b.Number, it.Kind, it.Name, r.path, len(ps), strings.Join(ws, "; ")),
+				hint: "show the enclosing class or receiver in the block, or use a SEARCH/REPLACE block"}
+		}
+		f := ps[0].it
+		from, bs := f.Start, it.Start
+		if it.Lead < it.Start {
+			from, bs = f.Lead, it.Lead
+		}
+		d := indentFrom(r.block[it.Start], r.file[f.Start])
+		var lines []string
+		for _, l := range r.block[bs:it.End] {
+			lines = append(lines, d.apply(l))
+		}
+		sp = append(sp, splice{from, f.End, lines})
+	}
+	if len(sp) == 0 {
+		return &snippetRefusal{kind: KindNotFound, msg: fmt.Sprintf("block #%d holds no code", r.b.Number), hint: "drop the block"}
+	}
+	sort.Slice(sp, func(i, j int) bool { return sp[i].from < sp[j].from })
+	at := 0
+	for i, s := range sp {
+		if i > 0 && s.from < sp[i-1].to {
+			return &snippetRefusal{kind: KindMalformed, line: s.from + 1,
+				msg:  fmt.Sprintf("block #%d gives two definitions that overlap in %s (lines %d-%d)", r.b.Number, r.path, s.from+1, s.to),
+				hint: "give the outer definition alone"}
+		}
+		r.out = append(r.out, r.file[at:s.from]...)
+		r.out = append(r.out, s.lines...)
+		at = s.to
+	}
+	r.out = append(r.out, r.file[at:]...)
+	return nil
+}
