@@ -9,23 +9,13 @@ vim.g.loaded_fsrb = 1
 
 require('fsrb.command').create()
 
-local loaded = package.loaded['fsrb']
-if loaded and loaded._did_setup then
+local config = require('fsrb.config')
+if config.setup_by then
   return
-end
-local function patterns()
-  local g = type(vim.g.fsrb) == 'table' and vim.g.fsrb or {}
-  local fts = type(g.filetypes) == 'table' and vim.deepcopy(g.filetypes) or { 'fsrb' }
-  if g.markdown then
-    table.insert(fts, 'markdown')
-  end
-  -- Chat answer buffers (lua/fsrb/chat.lua).
-  vim.list_extend(fts, require('fsrb.chat').filetypes(g))
-  return fts
 end
 vim.api.nvim_create_autocmd('FileType', {
   group = vim.api.nvim_create_augroup('fsrb_auto', { clear = true }),
-  pattern = patterns(),
+  pattern = config.filetypes(), -- chat answer buffers too (lua/fsrb/chat.lua)
   once = true, -- setup() installs its own FileType autocommand
   callback = function()
     require('fsrb').auto_setup('vim.g.fsrb') -- attaches this buffer too

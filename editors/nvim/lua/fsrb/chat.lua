@@ -11,34 +11,17 @@
 -- applying writes the files it names, never the buffer.
 local M = {}
 
--- The chat plugins whose answer buffers are served unless `chat = false`:
--- codecompanion.nvim ("[CodeCompanion] N", renamed by its title),
--- avante.nvim ("AVANTE_RESULT", named after its filetype is set),
--- CopilotChat.nvim ("copilot-chat").
-M.known = { 'codecompanion', 'Avante', 'copilot-chat' }
+local config = require('fsrb.config')
 
-local function config()
-  local fsrb = package.loaded['fsrb']
-  if fsrb then
-    return fsrb.config
-  end
-  return type(vim.g.fsrb) == 'table' and vim.g.fsrb or {}
-end
+-- The chat plugins whose answer buffers are served unless `chat = false`
+-- (lua/fsrb/config.lua).
+M.known = config.chat_plugins
 
 --- The filetypes of the chat buffers served: the known plugins' (unless
---- `chat = false`) and `chat_filetypes`.
+--- `chat = false`) and `chat_filetypes`; cfg defaults to the options in
+--- force.
 function M.filetypes(cfg)
-  cfg = cfg or config()
-  local out = {}
-  if cfg.chat ~= false then
-    vim.list_extend(out, M.known)
-  end
-  for _, ft in ipairs(type(cfg.chat_filetypes) == 'table' and cfg.chat_filetypes or {}) do
-    if not vim.tbl_contains(out, ft) then
-      table.insert(out, ft)
-    end
-  end
-  return out
+  return config.chat_filetypes(cfg)
 end
 
 --- Whether bufnr is a chat answer buffer the plugin serves.

@@ -26,6 +26,8 @@ end
 function M.check()
   local start, ok, warn, error, info = reporter()
   local fsrb = require('fsrb')
+  local config = require('fsrb.config')
+  local opt = config.options
   start('fsrb')
 
   local v = vim.version()
@@ -37,9 +39,9 @@ function M.check()
   end
 
   -- How the plugin was set up (:help fsrb-setup).
-  local how = fsrb._setup_by
+  local how = config.setup_by
   if how then
-    ok('set up by ' .. how .. '; filetypes: ' .. table.concat(fsrb.config.filetypes, ', ') .. (fsrb.config.markdown and ', markdown' or ''))
+    ok('set up by ' .. how .. '; filetypes: ' .. table.concat(opt.filetypes, ', ') .. (opt.markdown and ', markdown' or ''))
   else
     info('not set up yet: the first patch buffer does it, with the options of vim.g.fsrb (setup() is optional)')
   end
@@ -52,7 +54,7 @@ function M.check()
     end
     if fsrb.managed_by_enable() then
       ok("vim.lsp.enable('fsrb') starts the client")
-      local cfg = vim.lsp.config[fsrb.config.name] or {}
+      local cfg = vim.lsp.config[opt.name] or {}
       if type(cfg.filetypes) == 'table' then
         warn("vim.lsp.config('fsrb') sets `filetypes`: vim.lsp.enable then detaches the client from the files patches edit, and the server sees them from disk only", {
           'leave `filetypes` out (lsp/fsrb.lua starts the client for patch buffers only); use vim.g.fsrb = { markdown = true } for Markdown',
@@ -91,7 +93,7 @@ function M.check()
   -- server never sees (no diagnostics, no lenses, no :Fsrb).
   local patches, served = 0, 0
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(b) and fsrb.served(b) then
+    if vim.api.nvim_buf_is_loaded(b) and config.served(b) then
       patches = patches + 1
       if #fsrb.clients(b) > 0 then
         served = served + 1
@@ -115,7 +117,7 @@ function M.check()
   else
     info('code lenses at the end of the line; Neovim 0.12 shows them as virtual lines above each block, and the places of an ambiguous block in the diagnostic float')
   end
-  local chats = require('fsrb.chat').filetypes(fsrb.config)
+  local chats = config.chat_filetypes(opt)
   info(#chats > 0 and ('chat answer buffers served (filetypes): ' .. table.concat(chats, ', ') .. ' (:help fsrb-chat)')
     or 'no chat answer buffers served (`chat = false`; :help fsrb-chat)')
   info(':Fsrb apply | apply-block [N] | skip [N] | include [N] | revert | revert-block [N] | status | paste [REG] | log | restart; the old :FsrbApplyAll etc. still work and say once they are deprecated')

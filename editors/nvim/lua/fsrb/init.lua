@@ -15,65 +15,34 @@
 -- API that 0.12 reports as deprecated.
 local M = {}
 
-local defaults = {
-  -- The server command; the first word is looked up on $PATH.
-  cmd = { 'fsrb-lsp' },
-  -- Filetypes served. Set `markdown = true` to serve Markdown chat answers too.
-  filetypes = { 'fsrb' },
-  markdown = false,
-  -- Chat answer buffers (lua/fsrb/chat.lua): those of codecompanion.nvim,
-  -- avante.nvim and CopilotChat.nvim are served unless `chat = false`;
-  -- `chat_filetypes` adds the filetypes of other chat plugins.
-  chat = true,
-  chat_filetypes = {},
-  -- Server settings (also sent as initializationOptions).
-  fuzzy = false,
-  -- The workspace root of a patch: a function(bufnr) -> path, or nil for the
-  -- nearest folder above the patch holding one of `root_markers`, else the
-  -- current directory (the fsrb CLI applies patches to the working directory).
-  root_dir = nil,
-  root_markers = { '.git', '.hg', '.jj', '.svn' },
-  -- Passed on to the client.
-  on_attach = nil,
-  capabilities = nil,
-  handlers = nil,
-  -- Show the server's code lenses (block status, "Apply") and keep them fresh.
-  codelens = true,
-  -- Show the server's inlay hints in patch buffers (where each block
-  -- lands, at the end of its opening line), when it offers them. nil: where
-  -- the lenses stand on lines of their own (Neovim 0.12+); 0.10 and 0.11
-  -- draw lenses at the end of the line, where a hint would repeat them.
-  -- true turns them on from 0.10 on.
-  inlay_hints = nil,
-  -- Diagnostic virtual text of the fsrb client, where it is on: nil shows
-  -- warnings only (what no lens says: a syntax error a block leaves);
-  -- errors and notes are what the block's lens says already ("#2 2
-  -- matches"), on the same line on 0.7-0.11. Their sign, underline and
-  -- float stay. true: as configured for every client; false: none.
-  virtual_text = nil,
-  -- Attach the client to every buffer of a file inside its root (the files
-  -- patches edit), so that the server sees their unsaved text, their edits
-  -- and their saves: without it, the server knows them from disk only and
-  -- Neovim reports no writes to it. The server publishes no diagnostics for
-  -- them and the plugin shows none.
-  sync_targets = true,
-  -- The client's name (one client per root).
-  name = 'fsrb',
+local config = require('fsrb.config')
+
+-- The options in force and who set the plugin up live in
+-- lua/fsrb/config.lua; they are read here as fields of this table.
+local fields = {
+  config = { config, 'options' },
+  _setup_by = { config, 'setup_by' },
 }
+setmetatable(M, {
+  __index = function(_, key)
+    if key == '_did_setup' then
+      return config.setup_by ~= nil
+    end
+    local f = fields[key]
+    if f then
+      return f[1][f[2]]
+    end
+  end,
+  __newindex = function(t, key, value)
+    local f = fields[key]
+    if f then
+      f[1][f[2]] = value
+    else
+      rawset(t, key, value)
+    end
+  end,
+})
 
--- defaults < vim.g.fsrb < opts
-local function load_config(opts)
-  local g = vim.g.fsrb
-  local cfg = vim.tbl_deep_extend('force', vim.deepcopy(defaults), type(g) == 'table' and g or {}, opts or {})
-  if type(cfg.cmd) == 'string' then
-    cfg.cmd = { cfg.cmd }
-  end
-  return cfg
-end
-
-M.config = load_config()
-M._did_setup = false -- setup() ran, called by the user or by the plugin
-M._setup_by = nil -- 'setup()', 'vim.g.fsrb' or "vim.lsp.enable('fsrb')"
 M._clients = {} -- root_dir -> client id (Neovim 0.7 path)
 
 local uv = vim.uv or vim.loop -- vim.loop is deprecated from 0.10 on
@@ -227,23 +196,8 @@ end
 
 -- Clients -------------------------------------------------------------------
 
-local function filetypes()
-  local fts = vim.deepcopy(M.config.filetypes)
-  if M.config.markdown and not vim.tbl_contains(fts, 'markdown') then
-    table.insert(fts, 'markdown')
-  end
-  for _, ft in ipairs(require('fsrb.chat').filetypes(M.config)) do
-    if not vim.tbl_contains(fts, ft) then
-      table.insert(fts, ft)
-    end
-  end
-  return fts
-end
-
--- Whether bufnr is a patch the plugin serves (not a file patches edit).
-local function served(bufnr)
-  return vim.tbl_contains(filetypes(), vim.bo[bufnr].filetype) or vim.b[bufnr].fsrb_paste == true
-end
+local filetypes = config.filetypes
+local served = config.served
 M.served = served
 
 -- The buffer of uri, or nil; never creates one (vim.uri_to_bufnr would).
@@ -894,10 +848,8 @@ end
 
 -- by: who set the plugin up ('setup()', 'vim.g.fsrb', "vim.lsp.enable('fsrb')").
 function M._setup(opts, by)
-  M.config = load_config(opts)
+  config.set(opts, by)
   M._warned = false
-  M._did_setup = true
-  M._setup_by = by
   require('fsrb.command').create()
   local group = vim.api.nvim_create_augroup('fsrb', { clear = true })
   vim.api.nvim_create_autocmd('FileType', {
@@ -994,7 +946,7 @@ end
 --- plugin/fsrb.lua does on the first patch buffer, and lsp/fsrb.lua when
 --- vim.lsp.enable('fsrb') reads it.
 function M.auto_setup(by)
-  if not M._did_setup then
+  if not config.setup_by then
     M._setup(nil, by or 'vim.g.fsrb')
   end
 end
