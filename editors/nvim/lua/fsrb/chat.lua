@@ -55,7 +55,7 @@ local function detach(bufnr)
   if not vim.lsp.buf_detach_client then
     return
   end
-  for _, c in ipairs(require('fsrb').clients(bufnr)) do
+  for _, c in ipairs(require('fsrb.client').clients(bufnr)) do
     vim.lsp.buf_detach_client(bufnr, c.id)
   end
   vim.b[bufnr].fsrb_served = nil
@@ -80,7 +80,7 @@ local function watch(bufnr)
     buffer = bufnr,
     callback = function()
       if M.is_scratch(bufnr) and vim.api.nvim_buf_get_name(bufnr) ~= '' then
-        require('fsrb').attach(bufnr)
+        require('fsrb.client').attach(bufnr)
       end
     end,
     desc = 'fsrb: a chat buffer comes back under its new name',

@@ -25,8 +25,8 @@ end
 
 function M.check()
   local start, ok, warn, error, info = reporter()
-  local fsrb = require('fsrb')
   local config = require('fsrb.config')
+  local client = require('fsrb.client')
   local opt = config.options
   start('fsrb')
 
@@ -52,7 +52,7 @@ function M.check()
     else
       warn('lsp/fsrb.lua is not on the runtimepath: vim.lsp.enable(\'fsrb\') finds no config', { "put the plugin's folder (editors/nvim) on 'runtimepath'" })
     end
-    if fsrb.managed_by_enable() then
+    if client.managed_by_enable() then
       ok("vim.lsp.enable('fsrb') starts the client")
       local cfg = vim.lsp.config[opt.name] or {}
       if type(cfg.filetypes) == 'table' then
@@ -66,11 +66,11 @@ function M.check()
   end
 
   -- The server: what a patch buffer would start.
-  local cmd = fsrb.server_cmd()
+  local cmd = client.server_cmd()
   if type(cmd) == 'function' then
     ok('server: an RPC function (vim.lsp.config), not looked up')
-  elseif not fsrb.executable() then
-    error(fsrb.not_executable(), { 'put fsrb-lsp on $PATH, or give its full path as the first word of `cmd`' })
+  elseif not client.executable() then
+    error(client.not_executable(), { 'put fsrb-lsp on $PATH, or give its full path as the first word of `cmd`' })
   else
     local path = vim.fn.exepath(cmd[1])
     local out = vim.fn.system({ path, '--version' })
@@ -81,7 +81,7 @@ function M.check()
     end
   end
 
-  local clients = fsrb.clients()
+  local clients = client.clients()
   if #clients == 0 then
     info('no fsrb client is running (open a *.fsrb file)')
   end
@@ -95,7 +95,7 @@ function M.check()
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
     if vim.api.nvim_buf_is_loaded(b) and config.served(b) then
       patches = patches + 1
-      if #fsrb.clients(b) > 0 then
+      if #client.clients(b) > 0 then
         served = served + 1
       else
         warn(string.format('patch buffer %d (%s) has no fsrb client attached', b, vim.fn.fnamemodify(vim.api.nvim_buf_get_name(b), ':~:.')),
@@ -124,7 +124,7 @@ function M.check()
   if vim.fn.has('nvim-0.8') == 0 then
     info('Neovim 0.7: the plugin makes the folder of a renamed file before applying an edit, and drops the extra empty last line 0.7 leaves in a new file')
   end
-  info('LSP log: ' .. fsrb.log_path())
+  info('LSP log: ' .. client.log_path())
 end
 
 return M
