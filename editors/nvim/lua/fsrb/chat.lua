@@ -12,6 +12,7 @@
 local M = {}
 
 local config = require('fsrb.config')
+-- (lua/fsrb/client.lua requires this module: it is looked up when called.)
 
 -- The chat plugins whose answer buffers are served unless `chat = false`
 -- (lua/fsrb/config.lua).

@@ -6,9 +6,10 @@
 -- (its handlers, its diagnostic namespaces): no global handler or API of
 -- Neovim is replaced.
 --
--- The buffers of the files patches edit follow the client, and the
--- server's workspace edits are applied by require('fsrb'), which builds on
--- this module: it is looked up when called.
+-- The buffers of the files patches edit follow the client
+-- (lua/fsrb/ondisk.lua), and the server's workspace edits are applied by
+-- lua/fsrb/edit.lua; both build on this module, so it looks them up when
+-- it calls them.
 local M = {}
 
 local config = require('fsrb.config')
@@ -126,7 +127,7 @@ local function apply_edit_handler(err, result, ctx, handler_config)
   end
   local client = vim.lsp.get_client_by_id(ctx.client_id)
   local enc = client and client.offset_encoding or 'utf-16'
-  local ok, why = pcall(require('fsrb').apply_workspace_edit, result.edit, enc)
+  local ok, why = pcall(require('fsrb.edit').apply_workspace_edit, result.edit, enc)
   if not ok then
     notify('could not apply the edit: ' .. tostring(why), vim.log.levels.ERROR)
     return { applied = false, failureReason = tostring(why) }
@@ -310,7 +311,7 @@ function M.on_attach(client, bufnr, user_on_attach)
     user_on_attach(client, bufnr)
   end
   vim.schedule(function()
-    require('fsrb').sync_targets()
+    require('fsrb.ondisk').sync_targets()
   end)
 end
 
@@ -440,7 +441,7 @@ function M.attach(bufnr)
   local root = find_root(bufnr)
   if has_start then
     local started = vim.lsp.start(client_config(root), { bufnr = bufnr, reuse_client = reuse })
-    require('fsrb').sync_targets()
+    require('fsrb.ondisk').sync_targets()
     return started
   end
   local id = by_root[root]
@@ -454,7 +455,7 @@ function M.attach(bufnr)
     by_root[root] = id
   end
   vim.lsp.buf_attach_client(bufnr, id)
-  require('fsrb').sync_targets()
+  require('fsrb.ondisk').sync_targets()
   return id
 end
 

@@ -1,13 +1,19 @@
 -- :Fsrb {subcommand} [args], its completion, the <Plug> mappings and the old
 -- :FsrbX commands (deprecated aliases). Light on purpose: plugin/fsrb.lua
--- loads it at startup, and require('fsrb') (which loads vim.lsp) waits until
--- a subcommand runs.
+-- loads it at startup, and the modules that load vim.lsp (lua/fsrb/actions.lua,
+-- lua/fsrb/client.lua) wait until a subcommand runs.
 local M = {}
+
+local config = require('fsrb.config')
 
 local unpack = table.unpack or unpack
 
-local function fsrb()
-  return require('fsrb')
+local function actions()
+  return require('fsrb.actions')
+end
+
+local function client()
+  return require('fsrb.client')
 end
 
 local function err(msg)
@@ -51,7 +57,7 @@ end
 -- that is no patch (avante's input window), the one chat answer shown in
 -- the tab page (lua/fsrb/chat.lua).
 local function patch_buf()
-  if package.loaded['fsrb'] and not fsrb().served(vim.api.nvim_get_current_buf()) then
+  if not config.served(vim.api.nvim_get_current_buf()) then
     return require('fsrb.chat').shown() or 0
   end
   return 0
@@ -65,7 +71,7 @@ M.subcommands = {
       if p then
         require('fsrb.preview').apply(p)
       else
-        fsrb().apply_all(patch_buf())
+        actions().apply_all(patch_buf())
       end
     end,
   },
@@ -75,7 +81,7 @@ M.subcommands = {
     run = function(args)
       local n = block_arg(args)
       if n ~= false and not_in_preview('apply-block') then
-        fsrb().apply_block(0, n)
+        actions().apply_block(0, n)
       end
     end,
   },
@@ -85,7 +91,7 @@ M.subcommands = {
     run = function(args)
       local n = block_arg(args)
       if n ~= false and not_in_preview('skip') then
-        fsrb().skip_block(0, n)
+        actions().skip_block(0, n)
       end
     end,
   },
@@ -95,7 +101,7 @@ M.subcommands = {
     run = function(args)
       local n = block_arg(args)
       if n ~= false and not_in_preview('include') then
-        fsrb().include_block(0, n)
+        actions().include_block(0, n)
       end
     end,
   },
@@ -103,7 +109,7 @@ M.subcommands = {
     desc = 'revert every block of this applied patch (all or nothing)',
     run = function()
       if not_in_preview('revert') then
-        fsrb().revert_all(patch_buf())
+        actions().revert_all(patch_buf())
       end
     end,
   },
@@ -119,7 +125,7 @@ M.subcommands = {
     run = function(args)
       local n = block_arg(args)
       if n ~= false and not_in_preview('revert-block') then
-        fsrb().revert_block(0, n)
+        actions().revert_block(0, n)
       end
     end,
   },
@@ -127,7 +133,7 @@ M.subcommands = {
     desc = "show the patch's state and each block's",
     run = function()
       local p = in_preview()
-      fsrb().status(p and p.patch or patch_buf(), fsrb().show_status)
+      actions().status(p and p.patch or patch_buf(), actions().show_status)
     end,
   },
   paste = {
@@ -144,13 +150,13 @@ M.subcommands = {
   log = {
     desc = "open Neovim's LSP log",
     run = function()
-      vim.cmd('edit ' .. vim.fn.fnameescape(fsrb().log_path()))
+      vim.cmd('edit ' .. vim.fn.fnameescape(client().log_path()))
     end,
   },
   restart = {
     desc = 'restart the language server',
     run = function()
-      fsrb().restart()
+      client().restart()
     end,
   },
 }

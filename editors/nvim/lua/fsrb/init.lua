@@ -18,32 +18,34 @@
 -- functions of the Lua API, which delegate to the modules that own them:
 --   lua/fsrb/config.lua   the options (required by every module, requires none)
 --   lua/fsrb/client.lua   the client: start, reuse, root, handlers, restart
+--   lua/fsrb/ondisk.lua   the buffers of the files patches edit
+--   lua/fsrb/edit.lua     the server's workspace edits, applied
+--   lua/fsrb/actions.lua  the server's commands: apply, revert, status, ...
 -- and, beside them, command.lua (:Fsrb), preview.lua (:Fsrb preview),
--- chat.lua (chat answer buffers), ondisk.lua (the files patches edit),
--- paste.lua (:Fsrb paste) and health.lua (:checkhealth fsrb). Workspace
--- edits, the files patches edit and the server's commands are here still.
+-- chat.lua (chat answer buffers), paste.lua (:Fsrb paste) and health.lua
+-- (:checkhealth fsrb). No module under lua/fsrb requires this one: only
+-- the entry points, plugin/fsrb.lua and lsp/fsrb.lua, do.
 local M = {}
 
 local config = require('fsrb.config')
 local client = require('fsrb.client')
+local ondisk = require('fsrb.ondisk')
+local edit = require('fsrb.edit')
+local actions = require('fsrb.actions')
 
-local uv = vim.uv or vim.loop -- vim.loop is deprecated from 0.10 on
 local function has(version)
   return vim.fn.has('nvim-' .. version) == 1
 end
 
-local function notify(msg, level)
-  vim.notify('fsrb: ' .. msg, level or vim.log.levels.INFO)
-end
-
 -- The plugin's state, kept by the module that owns it and read (and
 -- written) here as fields of this table, as before the modules were split:
--- `config` (the options in force), who set the plugin up, and whether a
--- server that cannot start was reported.
+-- `config` (the options in force), `last_command` (:help fsrb-api), who
+-- set the plugin up, and whether a server that cannot start was reported.
 local fields = {
   config = { config, 'options' },
   _setup_by = { config, 'setup_by' },
   _warned = { client, 'warned' },
+  last_command = { actions, 'last_command' },
 }
 setmetatable(M, {
   __index = function(_, key)
@@ -79,318 +81,25 @@ M.refresh_lenses = client.refresh_lenses
 M.log_path = client.log_path
 M.served = config.served
 
--- Workspace edits -----------------------------------------------------------
+-- The files patches edit (lua/fsrb/ondisk.lua).
+M.sync_buffer = ondisk.sync_buffer
+M.sync_targets = ondisk.sync_targets
 
-local function exists(path)
-  return uv.fs_stat(path) ~= nil
-end
+-- Workspace edits (lua/fsrb/edit.lua).
+M.prepare_edit = edit.prepare_edit
+M.finish_edit = edit.finish_edit
+M.apply_workspace_edit = edit.apply_workspace_edit
 
-local function mkdir_p(dir)
-  if dir == nil or dir == '' or exists(dir) then
-    return true
-  end
-  return vim.fn.mkdir(dir, 'p') == 1
-end
-
---- Prepares a WorkspaceEdit for Neovim's applier and returns the files it
---- creates. A new file becomes a buffer, not a file: Neovim's applier
---- would write it empty to disk at once, and an Apply discarded with :qa!
---- would leave it there. Its text edits land in that buffer, which :w or
---- :wall writes, creating its folder then. A CreateFile with
---- ignoreIfExists of a folder that exists is dropped (the server sends one
---- of the workspace folder to VS Code only; Neovim would only add a
---- buffer named after the folder). Renames get their folder first (Neovim
---- 0.7 does not make it, and the whole edit fails).
-function M.prepare_edit(edit)
-  local created = {}
-  local changes = (edit or {}).documentChanges
-  if not changes then
-    return created
-  end
-  local kept = {}
-  for _, change in ipairs(changes) do
-    local keep = true
-    if change.kind == 'create' then
-      local opts = change.options or {}
-      local fname = vim.uri_to_fname(change.uri)
-      if opts.ignoreIfExists and not opts.overwrite and vim.fn.isdirectory(fname) == 1 then
-        keep = false
-      elseif not exists(fname) then
-        keep = false
-        local b = vim.fn.bufadd(fname)
-        vim.fn.bufload(b)
-        vim.bo[b].buflisted = true
-        created[fname] = b
-      end
-    elseif change.kind == 'rename' then
-      mkdir_p(vim.fn.fnamemodify(vim.uri_to_fname(change.newUri), ':h'))
-    end
-    if keep then
-      table.insert(kept, change)
-    end
-  end
-  if #kept < #changes then
-    edit.documentChanges = kept
-  end
-  return created
-end
-
---- After the edit, for each file it created (a buffer): marked modified,
---- so that :wall writes it even empty, with its folder made on that write;
---- and "text\n" inserted into the empty buffer holds the lines {text, ''},
---- which would be written as "text\n\n" (Neovim 0.7): that last empty
---- line is dropped, or, for content without a final line break, no line
---- break is written.
-function M.finish_edit(created)
-  for fname, bufnr in pairs(created or {}) do
-    if vim.api.nvim_buf_is_loaded(bufnr) then
-      local n = vim.api.nvim_buf_line_count(bufnr)
-      local last = vim.api.nvim_buf_get_lines(bufnr, n - 1, n, false)[1]
-      if n > 1 and last == '' then
-        vim.api.nvim_buf_set_lines(bufnr, n - 1, n, false, {})
-      elseif last ~= '' then
-        vim.bo[bufnr].eol = false
-        vim.bo[bufnr].fixeol = false
-      end
-      vim.bo[bufnr].modified = true
-      vim.api.nvim_create_autocmd('BufWritePre', {
-        buffer = bufnr,
-        once = true,
-        callback = function()
-          mkdir_p(vim.fn.fnamemodify(fname, ':h'))
-        end,
-        desc = 'fsrb: the folder of a file an edit created, made when it is written',
-      })
-    end
-  end
-end
-
---- Applies a WorkspaceEdit the way the plugin does for the server's
---- workspace/applyEdit: Neovim's own applier between the two steps above.
-function M.apply_workspace_edit(edit, offset_encoding)
-  local created = M.prepare_edit(edit)
-  vim.lsp.util.apply_workspace_edit(edit, offset_encoding or 'utf-16')
-  M.finish_edit(created)
-  M.sync_targets()
-  pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'FsrbEditApplied', modeline = false })
-end
-
--- The files patches edit ----------------------------------------------------
-
-local function inside(fname, root)
-  if not root or root == '' then
-    return false
-  end
-  root = root:gsub('/+$', '')
-  return vim.startswith(fname, root .. '/')
-end
-
---- Attaches the fsrb clients to bufnr when it is a file inside their root
---- (see `sync_targets`), so that its didOpen/didChange/didSave reach the
---- server. A served buffer (a patch) is left to attach().
-function M.sync_buffer(bufnr)
-  if not config.options.sync_targets or not vim.api.nvim_buf_is_valid(bufnr) or not vim.api.nvim_buf_is_loaded(bufnr) then
-    return
-  end
-  if vim.bo[bufnr].buftype ~= '' or config.served(bufnr) then
-    return
-  end
-  local name = vim.api.nvim_buf_get_name(bufnr)
-  if name == '' then
-    return
-  end
-  local fname = vim.fn.fnamemodify(name, ':p')
-  local real = uv.fs_realpath(fname)
-  -- Which clients have it: Neovim 0.7 detaches a buffer that :edit!
-  -- reloads but leaves it in client.attached_buffers.
-  local has = {}
-  for _, c in ipairs(M.clients(bufnr)) do
-    has[c.id] = true
-  end
-  local attached = false
-  for _, c in ipairs(M.clients()) do
-    local root = c.config and c.config.root_dir
-    if not client.stopped(c) and (inside(fname, root) or (real and inside(real, uv.fs_realpath(root or '') or root))) then
-      if not has[c.id] then
-        vim.lsp.buf_attach_client(bufnr, c.id)
-      end
-      attached = true
-    end
-  end
-  if attached then
-    require('fsrb.ondisk').watch(bufnr) -- its file changed by other programs
-  end
-end
-
---- sync_buffer for every loaded buffer.
-function M.sync_targets()
-  if not config.options.sync_targets then
-    return
-  end
-  for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(b) then
-      M.sync_buffer(b)
-    end
-  end
-end
-
--- Commands ------------------------------------------------------------------
-
--- quiet: on_done reports an error itself.
-local function execute(bufnr, command, arguments, on_done, quiet)
-  local c = client.client_for(bufnr)
-  if not c then
-    return false
-  end
-  -- The files as the disk has them now (lua/fsrb/ondisk.lua).
-  require('fsrb.ondisk').refresh(c)
-  -- No bufnr: the client then sends the changes of every buffer it still
-  -- holds back (debounced didChange), not only the patch's. The commands
-  -- work on the files the patch edits: one typed into just before must
-  -- count (:Fsrb apply right after an edit, the preview's check).
-  client.request(c, 'workspace/executeCommand', { command = command, arguments = arguments }, function(err, result)
-    if err and not quiet then
-      notify(command .. ' failed: ' .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
-    end
-    M.last_command = { command = command, arguments = arguments, err = err, result = result }
-    pcall(vim.api.nvim_exec_autocmds, 'User', { pattern = 'FsrbCommandDone', modeline = false })
-    if on_done then
-      on_done(err, result)
-    end
-  end)
-  return true
-end
-
---- Applies every block of the patch in bufnr (all or nothing).
-function M.apply_all(bufnr, on_done)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  return execute(bufnr, 'fsrb.applyAll', { vim.uri_from_bufnr(bufnr) }, on_done)
-end
-
--- The number of the block at (0-based) line, from the server's code lenses
--- ("#N status" sits on each block's SEARCH marker), else by counting SEARCH
--- markers.
-local function block_at(bufnr, line)
-  local c = client.clients(bufnr)[1]
-  if c then
-    local res = client.request_sync(c, 'textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, 3000, bufnr)
-    if res and res.result then
-      local best, best_line
-      for _, lens in ipairs(res.result) do
-        local n = lens.command and lens.command.arguments and tonumber(lens.command.arguments[2])
-        local l = lens.range.start.line
-        if n and l <= line and (best_line == nil or l >= best_line) then
-          best, best_line = n, l
-        end
-      end
-      if best then
-        return best
-      end
-    end
-  end
-  local n = 0
-  for _, text in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, line + 1, false)) do
-    if text:match('^%s*<<<<<+%s*SEARCH') or text:match('^%s*<<<<<+%s*NEW_FILE') or text:match('^%s*%-%-%-+%s*SEARCH') then
-      n = n + 1
-    end
-  end
-  return n > 0 and n or 1
-end
-
---- Applies block n (default: the block under the cursor).
-function M.apply_block(bufnr, n, on_done)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  if not n then
-    n = block_at(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
-  end
-  return execute(bufnr, 'fsrb.applyBlock', { vim.uri_from_bufnr(bufnr), n }, on_done)
-end
-
---- Reverts every block of the patch in bufnr (all or nothing): the server
---- refuses unless every block is applied.
-function M.revert_all(bufnr, on_done)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  return execute(bufnr, 'fsrb.revertAll', { vim.uri_from_bufnr(bufnr) }, on_done)
-end
-
---- Reverts block n (default: the block under the cursor).
-function M.revert_block(bufnr, n, on_done)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  if not n then
-    n = block_at(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
-  end
-  return execute(bufnr, 'fsrb.revertBlock', { vim.uri_from_bufnr(bufnr), n }, on_done)
-end
-
--- The patch's state in a line: the server's summary ("ready: 4 of 5
--- blocks, #3 skipped"), or from an older server its state.
-local function summary_of(result)
-  if type(result.summary) == 'string' and result.summary ~= '' then
-    return result.summary
-  end
-  return tostring(result.state)
-end
-
--- Skips block n (default: the block under the cursor) out of :Fsrb apply,
--- or includes it again; the server keeps the choice while the patch is
--- open and answers the patch's state, which is shown.
-local function skip_or_include(command, bufnr, n, on_done)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  if not n then
-    n = block_at(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
-  end
-  return execute(bufnr, command, { vim.uri_from_bufnr(bufnr), n }, function(err, result)
-    if not err and type(result) == 'table' then
-      notify(summary_of(result))
-      if config.options.codelens then
-        client.refresh_lenses(bufnr)
-      end
-    end
-    if on_done then
-      on_done(err, result)
-    end
-  end)
-end
-
---- Leaves block n (default: the block under the cursor) out of "apply all".
-function M.skip_block(bufnr, n, on_done)
-  return skip_or_include('fsrb.skipBlock', bufnr, n, on_done)
-end
-
---- Puts a skipped block n (default: the block under the cursor) back.
-function M.include_block(bufnr, n, on_done)
-  return skip_or_include('fsrb.includeBlock', bufnr, n, on_done)
-end
-
---- Asks the server for the patch's state: on_done(err, { state = 'ready' |
---- 'applied' | ..., summary = 'ready: 4 of 5 blocks, #3 skipped', skipped =
---- { 3 }, blocks = { { number, path, state, line }, ... } }).
-function M.status(bufnr, on_done)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  return execute(bufnr, 'fsrb.status', { vim.uri_from_bufnr(bufnr) }, on_done)
-end
-
---- Asks the server what applying every block (every block not applied yet)
---- would do: on_done(err, { files = { { uri, path, operation = 'modify' |
---- 'create' | 'delete', current, proposed }, ... } }). An error is left to
---- on_done (an older server answers "unknown command"). :Fsrb preview
---- (lua/fsrb/preview.lua) shows it.
-function M.preview(bufnr, on_done)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  return execute(bufnr, 'fsrb.preview', { vim.uri_from_bufnr(bufnr) }, on_done, true)
-end
-
---- An on_done of status(): the patch's state and each block's, said.
-function M.show_status(err, result)
-  if err or type(result) ~= 'table' then
-    return
-  end
-  local parts = {}
-  for _, b in ipairs(result.blocks or {}) do
-    table.insert(parts, string.format('#%s %s %s', tostring(b.number), tostring(b.state), tostring(b.path)))
-  end
-  notify(string.format('%s; %s', summary_of(result), #parts > 0 and table.concat(parts, ', ') or 'no blocks'))
-end
+-- The server's commands (lua/fsrb/actions.lua).
+M.apply_all = actions.apply_all
+M.apply_block = actions.apply_block
+M.revert_all = actions.revert_all
+M.revert_block = actions.revert_block
+M.skip_block = actions.skip_block
+M.include_block = actions.include_block
+M.status = actions.status
+M.preview = actions.preview
+M.show_status = actions.show_status
 
 --- Configures the plugin: optional (see the top of this file). opts override
 --- vim.g.fsrb, which overrides the defaults. Calling it again reconfigures.
@@ -453,7 +162,7 @@ function M._setup(opts, by)
     vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile', 'BufFilePost', 'BufWritePost', 'FileType' }, {
       group = group,
       callback = function(args)
-        M.sync_buffer(args.buf)
+        ondisk.sync_buffer(args.buf)
       end,
       desc = "fsrb: keep the server's view of the files patches edit in sync",
     })

@@ -1,4 +1,13 @@
--- The buffers of the files patches edit, kept as the disk has them.
+-- The buffers of the files patches edit: in the server's view, and as the
+-- disk has them.
+--
+-- Neovim sends a language server the text of the buffers its client is
+-- attached to, and no others. So every loaded buffer of a file inside an
+-- fsrb client's root is attached to that client (sync_buffer: on the
+-- events setup() lists, when a client starts, after an edit loads files),
+-- unless `sync_targets = false`: the server sees their unsaved text, their
+-- edits and their saves. It publishes no diagnostics for them, and the
+-- plugin shows none (lua/fsrb/client.lua).
 --
 -- Another program (the fsrb CLI, an agent, git checkout) may write a file
 -- whose buffer the plugin attached to the fsrb client, often a hidden one
@@ -23,6 +32,9 @@
 -- disk instead of it until the user reloads it.
 local M = {}
 
+local config = require('fsrb.config')
+local client = require('fsrb.client')
+
 local uv = vim.uv or vim.loop -- vim.loop is deprecated from 0.10 on
 
 -- folder -> { handle = fs_event, ino, gone = its watch ended, names = { [file name] = true } }
@@ -33,11 +45,11 @@ M._scheduled = false
 
 local rearm -- below
 
-local function notify(client, method, params)
+local function notify(c, method, params)
   if vim.fn.has('nvim-0.11') == 1 then
-    return client:notify(method, params)
+    return c:notify(method, params)
   end
-  return client.notify(method, params)
+  return c.notify(method, params)
 end
 
 local function full_name(bufnr)
@@ -92,12 +104,11 @@ local function flush()
   rearm()
   local pending = M._pending
   M._pending = {}
-  local fsrb = require('fsrb')
   for fname in pairs(pending) do
     local b = buffer_of(fname)
     if b then
-      fsrb.sync_buffer(b) -- attached again if a reload detached it
-      local clients = fsrb.clients(b)
+      M.sync_buffer(b) -- attached again if a reload detached it
+      local clients = client.clients(b)
       if #clients > 0 then
         M.reload(b)
         changed(clients, fname)
@@ -246,14 +257,70 @@ function M.unwatch(bufnr)
   end
 end
 
---- Reloads every unmodified buffer attached to client whose file changed
+--- Reloads every unmodified buffer attached to client c whose file changed
 --- on disk (patches aside): what a command must see first.
-function M.refresh(client)
+function M.refresh(c)
   rearm()
-  local fsrb = require('fsrb')
-  for b in pairs(client.attached_buffers or {}) do
-    if vim.api.nvim_buf_is_valid(b) and not fsrb.served(b) then
+  for b in pairs(c.attached_buffers or {}) do
+    if vim.api.nvim_buf_is_valid(b) and not config.served(b) then
       M.reload(b)
+    end
+  end
+end
+
+local function inside(fname, root)
+  if not root or root == '' then
+    return false
+  end
+  root = root:gsub('/+$', '')
+  return vim.startswith(fname, root .. '/')
+end
+
+--- Attaches the fsrb clients to bufnr when it is a file inside their root
+--- (see `sync_targets`), so that its didOpen/didChange/didSave reach the
+--- server. A served buffer (a patch) is left to attach().
+function M.sync_buffer(bufnr)
+  if not config.options.sync_targets or not vim.api.nvim_buf_is_valid(bufnr) or not vim.api.nvim_buf_is_loaded(bufnr) then
+    return
+  end
+  if vim.bo[bufnr].buftype ~= '' or config.served(bufnr) then
+    return
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  if name == '' then
+    return
+  end
+  local fname = vim.fn.fnamemodify(name, ':p')
+  local real = uv.fs_realpath(fname)
+  -- Which clients have it: Neovim 0.7 detaches a buffer that :edit!
+  -- reloads but leaves it in client.attached_buffers.
+  local has = {}
+  for _, c in ipairs(client.clients(bufnr)) do
+    has[c.id] = true
+  end
+  local attached = false
+  for _, c in ipairs(client.clients()) do
+    local root = c.config and c.config.root_dir
+    if not client.stopped(c) and (inside(fname, root) or (real and inside(real, uv.fs_realpath(root or '') or root))) then
+      if not has[c.id] then
+        vim.lsp.buf_attach_client(bufnr, c.id)
+      end
+      attached = true
+    end
+  end
+  if attached then
+    M.watch(bufnr) -- its file changed by other programs
+  end
+end
+
+--- sync_buffer for every loaded buffer.
+function M.sync_targets()
+  if not config.options.sync_targets then
+    return
+  end
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) then
+      M.sync_buffer(b)
     end
   end
 end

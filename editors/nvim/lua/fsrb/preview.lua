@@ -25,10 +25,8 @@
 local M = {}
 
 local api = vim.api
-
-local function fsrb()
-  return require('fsrb')
-end
+local config = require('fsrb.config')
+local actions = require('fsrb.actions')
 
 local function has(version)
   return vim.fn.has('nvim-' .. version) == 1
@@ -377,11 +375,11 @@ function M.open(bufnr)
   if p then
     bufnr = p.patch
   end
-  if not api.nvim_buf_is_valid(bufnr) or not fsrb().served(bufnr) then
+  if not api.nvim_buf_is_valid(bufnr) or not config.served(bufnr) then
     say('there is no patch in this buffer: run :Fsrb preview in a patch (*.fsrb) buffer', vim.log.levels.ERROR)
     return false
   end
-  return fsrb().preview(bufnr, function(err, result)
+  return actions.preview(bufnr, function(err, result)
     if err then
       return failed(err)
     end
@@ -425,7 +423,7 @@ function M.apply(p, on_done)
     say('the patch of this preview is no longer loaded: nothing applied', vim.log.levels.ERROR)
     return false
   end
-  return fsrb().preview(p.patch, function(err, result)
+  return actions.preview(p.patch, function(err, result)
     if err then
       return failed(err)
     end
@@ -441,7 +439,7 @@ function M.apply(p, on_done)
       M.show(p.patch, files)
       return
     end
-    fsrb().apply_all(p.patch, function(err2, res)
+    actions.apply_all(p.patch, function(err2, res)
       if not err2 and type(res) == 'table' and res.applied == true and M.shown == p then
         M.close(p)
       end
