@@ -12,6 +12,8 @@
 #           found on $PATH                                  (0.11 and newer)
 # Then, in the same set-up, nvim/newcomer.lua starts Neovim on a patch and
 # opens a second one, checks both are served, :help fsrb, :checkhealth fsrb.
+# Before the modes, nvim/layout.lua checks the plugin's modules: none
+# requires lua/fsrb/init.lua back, config.lua requires none.
 # A missing Neovim is a failure, never a skip. NVIM=/path/to/nvim runs that
 # one only; FSRB_E2E_MODES="setup enable" only those modes. On any version,
 # a "deprecated" warning fails the run.
@@ -124,11 +126,26 @@ run() {
   summary+=("$(awk -v v="$version" -v m="$mode" -v s="$t0" -v e="$(date +%s.%N)" 'BEGIN { printf "Neovim %s (%s): passed in %.1f s", v, m, e - s }')")
 }
 
+# layout NVIM_BIN: the plugin's modules and what they require.
+layout() {
+  local nvim=$1 version status=0
+  version=$("$nvim" --version 2>/dev/null | head -1 | sed 's/^NVIM v//') || true
+  echo "=== Neovim $version ($nvim): the plugin's layout"
+  env FSRB_PLUGIN="$repo/editors/nvim" timeout 30 "$nvim" --headless -u NONE -i NONE -n \
+    -c "luafile $here/nvim/layout.lua" </dev/null || status=$?
+  if [ $status -ne 0 ]; then
+    summary+=("Neovim $version (layout): FAILED")
+    verdict[$version]=FAILED
+    return 1
+  fi
+}
+
 summary=()
 order=()
 declare -A versions=() verdict=()
 failed=0
 for n in "${nvims[@]}"; do
+  layout "$n" || failed=1
   for mode in ${FSRB_E2E_MODES:-setup g enable}; do
     if [ "$mode" = enable ] && [ "$("$n" --headless -u NONE -i NONE -n --cmd 'lua io.stdout:write(vim.fn.has("nvim-0.11"))' --cmd 'qall!' 2>/dev/null)" != 1 ]; then
       continue # vim.lsp.enable is 0.11+
