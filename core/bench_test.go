@@ -149,3 +149,27 @@ func benchLocate(b *testing.B, files MapFS, p *Patch, opt Options) {
 		}
 	}
 }
+
+// BenchmarkRevalidateBlockCompleted is the chunk of a streamed answer
+// (W8) that completes its last block: Revalidate from the plan of the
+// answer without that block's last line. Ten blocks a file, or 50
+// (dense500): the block completed is validated, not its file's others.
+func BenchmarkRevalidateBlockCompleted(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		w    *gen.Workload
+	}{{"500", gen.Answer(500)}, {"dense500", gen.DenseAnswer(500)}} {
+		b.Run(c.name, func(b *testing.B) {
+			files := MapFS(c.w.Files)
+			end := strings.LastIndex(c.w.Patch, ">>>>>>> REPLACE")
+			opt := Options{Applied: true}
+			prev := Revalidate(nil, Parse(c.w.Patch[:end], ParseOptions{Streaming: true}), files, opt)
+			patch := Parse(c.w.Patch, ParseOptions{Streaming: true})
+			wantOK(b, Revalidate(prev, patch, files, opt))
+			b.ReportAllocs()
+			for b.Loop() {
+				Revalidate(prev, patch, files, opt)
+			}
+		})
+	}
+}

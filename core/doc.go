@@ -34,9 +34,10 @@
 //     (path.go); a missing path may name one file by its base name
 //     (namesake.go). New text that stands for code left out
 //     ("// ... existing code ...") is refused (placeholder.go). Revalidate
-//     takes over from an earlier Plan every file whose blocks and bytes
-//     are unchanged, as an editor revalidates a patch streaming in
-//     (memo.go).
+//     takes over from an earlier Plan the first blocks of every file
+//     whose bytes and those blocks are unchanged, and goes on from the
+//     file's state after them, as an editor revalidates a patch
+//     streaming in (memo.go).
 //
 // Messages name a block in its own format's words (words.go: SEARCH, a
 // hunk's lines, an agent's old_string) and the fuzzy switch of the front

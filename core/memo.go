@@ -19,6 +19,11 @@ type memo struct {
 	problems map[int][]Problem // the validation problems of each block that has some
 	files    map[string]*memoFile
 	reused   map[string]*memoFile // while validating: the files taken over from prev
+	// after holds, by block number - 1, the running state of the
+	// block's file just after it, read-only: a validation that takes the
+	// blocks of a file up to this one over goes on from a copy of it.
+	after   []*target
+	applied int // the blocks validated, not taken over
 }
 
 // memoFile is one target file: its blocks (the numbers of those that
@@ -33,7 +38,7 @@ type memoFile struct {
 }
 
 func newMemo(patch *Patch, opt Options) *memo {
-	m := &memo{patch: patch, opt: opt, files: map[string]*memoFile{}}
+	m := &memo{patch: patch, opt: opt, files: map[string]*memoFile{}, after: make([]*target, len(patch.Blocks))}
 	for i := range patch.Blocks {
 		if patch.Blocks[i].Op == OpMove || patch.Blocks[i].MoveTo != "" {
 			m.off = true
@@ -42,11 +47,16 @@ func newMemo(patch *Patch, opt Options) *memo {
 	return m
 }
 
-// keep decides which files the validation takes over from prev, and
-// returns the memo to read each of their blocks from. A file is taken
-// over when it reads as it did, its blocks are the same blocks at the
-// same numbers and places (sameBlock), and both validations ran with the
-// same options.
+// keep decides which blocks the validation takes over from prev, and
+// returns them (by number). The blocks of a file apply in sequence: its
+// first blocks are taken over when it reads as it did, both validations
+// ran with the same options, and they are the same blocks at the same
+// numbers and places (sameBlock) as prev's first blocks of the file. When
+// all of them are, the file keeps prev's change; otherwise it goes on
+// from its state after the last block taken over (resume), and only the
+// blocks after that one are validated: a streamed chunk costs the block
+// it completes, an edit the block edited and those after it in its file,
+// not every block of the file.
 func (m *memo) keep(prev *Plan, v *validator, broken map[int]bool) []bool {
 	if m == nil || prev == nil || prev.memo == nil || m.off || prev.memo.off || !sameOptions(m.opt, prev.memo.opt) {
 		return nil
@@ -64,29 +74,32 @@ func (m *memo) keep(prev *Plan, v *validator, broken map[int]bool) []bool {
 	}
 	var kept []bool
 	for _, t := range v.order {
-		pf := pm.files[t.key]
-		if pf == nil || pf.existed != t.existed || !slices.Equal(pf.blocks, groups[t]) || !bytes.Equal(pf.orig, t.orig) {
+		pf, g := pm.files[t.key], groups[t]
+		if pf == nil || pf.existed != t.existed || !bytes.Equal(pf.orig, t.orig) {
 			continue
 		}
-		same := true
-		for _, n := range pf.blocks {
-			if n > len(pm.patch.Blocks) || !sameBlock(&m.patch.Blocks[n-1], &pm.patch.Blocks[n-1]) {
-				same = false
-				break
+		same := 0 // the first blocks alike
+		for same < len(g) && same < len(pf.blocks) && g[same] == pf.blocks[same] &&
+			g[same] <= len(pm.patch.Blocks) && sameBlock(&m.patch.Blocks[g[same]-1], &pm.patch.Blocks[g[same]-1]) {
+			same++
+		}
+		switch {
+		case same == len(g) && same == len(pf.blocks):
+			if m.reused == nil {
+				m.reused = map[string]*memoFile{}
 			}
-		}
-		if !same {
+			m.reused[t.key] = pf
+		case same > 0 && pm.after[g[same-1]-1] != nil:
+			t.resume(pm.after[g[same-1]-1])
+		default:
 			continue
 		}
-		if m.reused == nil {
-			m.reused = map[string]*memoFile{}
-		}
-		m.reused[t.key] = pf
 		if kept == nil {
 			kept = make([]bool, len(m.patch.Blocks)+1)
 		}
-		for _, n := range pf.blocks {
+		for _, n := range g[:same] {
 			kept[n] = true
+			m.after[n-1] = pm.after[n-1]
 		}
 	}
 	return kept
@@ -99,6 +112,18 @@ func (m *memo) taken(key string) *memoFile {
 		return nil
 	}
 	return m.reused[key]
+}
+
+// ran keeps a copy of the state block n left its file in, t, and counts
+// the block validated.
+func (m *memo) ran(n int, t *target) {
+	if m == nil {
+		return
+	}
+	m.applied++
+	if t != nil {
+		m.after[n-1] = t.snapshot()
+	}
 }
 
 // record keeps the problems block n's validation added.
@@ -123,6 +148,39 @@ func (m *memo) file(t *target, fc FileChange, changed bool) {
 		return
 	}
 	m.files[t.key] = &memoFile{existed: t.existed, orig: t.orig, cr: t.cr, change: fc, changed: changed}
+}
+
+// snapshot copies t for a later validation to go on from (resume); t
+// goes on changing without changing the copy.
+func (t *target) snapshot() *target {
+	c := *t
+	c.doc = t.doc.clone()
+	// Clipped: the copy's appends copy instead of writing into t's
+	// arrays, where t's own appends land past what the copy sees.
+	c.blocks, c.edits, c.spans = slices.Clip(t.blocks), slices.Clip(t.edits), slices.Clip(t.spans)
+	return &c
+}
+
+// resume sets t, a file as read, to a copy of from, the state another
+// validation left the same file in after the blocks this one takes over,
+// for the blocks after them; from stays as it was.
+func (t *target) resume(from *target) {
+	orig, cr, expect := t.orig, t.cr, t.doc.expect
+	*t = *from.snapshot()
+	t.orig, t.cr = orig, cr
+	t.doc.expect = expect
+}
+
+// clone copies a doc that splices may go on changing without changing d:
+// the lists a splice rebuilds in place are copied, the spare pair is not
+// shared, and the text's strings and line endings, which no splice writes
+// to, are.
+func (d *doc) clone() *doc {
+	c := *d
+	c.pieces, c.nl = slices.Clone(d.pieces), slices.Clone(d.nl)
+	c.sparePieces, c.spareNL = nil, nil
+	c.kept = slices.Clip(d.kept)
+	return &c
 }
 
 // fileRead is the file key as m found it, when data is the very bytes it

@@ -2,7 +2,9 @@ package core
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -145,5 +147,131 @@ func TestRevalidateAsValidateCachedBytes(t *testing.T) {
 	}
 	if !strings.Contains(planWords(prev), `"one\r\n2\r\n3\r\n"`) {
 		t.Errorf("w.txt lost its CRLF:\n%s", planWords(prev))
+	}
+}
+
+// TestRevalidateValidatesWhatChanged: while an answer streams in, each
+// block is validated once, when it is complete, whatever the blocks of
+// its file before it; an edit of a block validates it and the blocks
+// after it in its file, whose places it can move, and no other.
+func TestRevalidateValidatesWhatChanged(t *testing.T) {
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, fmt.Sprintf("line %d", i))
+	}
+	fsys := MapFS{
+		"f.py":  strings.Join(lines, "\n") + "\n",
+		"w.txt": strings.Join(lines[:10], "\r\n") + "\r\n",
+	}
+	var patch strings.Builder
+	fBlocks := 0
+	for i := 0; i < 40; i += 4 {
+		fmt.Fprintf(&patch, "Step %d.\n\nf.py\n<<<<<<< SEARCH\nline %d\n=======\nline %d changed\nline %d added\n>>>>>>> REPLACE\n\n", i, i, i, i)
+		fBlocks++
+		if i == 8 {
+			patch.WriteString("w.txt\n<<<<<<< SEARCH\nline 3\n=======\nline 3 changed\n>>>>>>> REPLACE\n\n")
+		}
+	}
+	text := patch.String()
+	opt := Options{Applied: true}
+	var prev *Plan
+	validated := 0
+	step := func(name, text string) *Plan {
+		t.Helper()
+		got := Revalidate(prev, Parse(text, ParseOptions{Streaming: true}), fsys, opt)
+		want := Validate(Parse(text, ParseOptions{Streaming: true}), fsys, opt)
+		if g, w := planWords(got), planWords(want); g != w {
+			t.Fatalf("%s: Revalidate\n%s\nValidate\n%s", name, g, w)
+		}
+		prev = got
+		return got
+	}
+	for n := 0; n < len(text)+7; n += 7 {
+		validated += step("streaming", text[:min(n, len(text))]).memo.applied
+	}
+	if !prev.OK() || len(prev.Blocks) != fBlocks+1 {
+		t.Fatalf("the whole answer: %d blocks, problems %v", len(prev.Blocks), prev.Problems)
+	}
+	if validated != fBlocks+1 {
+		t.Errorf("streaming validated %d blocks, want each of the %d once", validated, fBlocks+1)
+	}
+	// Block 4 is f.py's fourth (w.txt's block is the fourth of the patch).
+	edited := strings.Replace(text, "line 12 changed\n", "line 12 changed again\n", 1)
+	if got := step("block edited", edited).memo.applied; got != fBlocks-3 {
+		t.Errorf("an edit of f.py's fourth block validated %d blocks, want it and those after it, %d", got, fBlocks-3)
+	}
+	if got := step("back", text).memo.applied; got != fBlocks-3 {
+		t.Errorf("undoing the edit validated %d blocks, want %d", got, fBlocks-3)
+	}
+	cut := text[:strings.LastIndex(text, "Step")]
+	if got := step("last block deleted", cut).memo.applied; got != 0 {
+		t.Errorf("deleting the last block validated %d blocks, want none", got)
+	}
+	if got := step("the w.txt block deleted", strings.Replace(text, "w.txt\n", "Nothing for w.txt.\n", 1)).memo.applied; got == 0 || got > fBlocks-2 {
+		t.Errorf("renumbering the blocks after the third validated %d blocks, want those renumbered", got)
+	}
+}
+
+// TestRevalidateRandomEdits: a patch edited at random, block by block
+// (inserted, deleted, changed, their files changed on disk), validates
+// with Revalidate as with Validate.
+func TestRevalidateRandomEdits(t *testing.T) {
+	var lines []string
+	for i := range 30 {
+		lines = append(lines, fmt.Sprintf("v%d = %d", i, i))
+	}
+	files := []string{"a.py", "b.py", "c.txt"}
+	base := MapFS{
+		"a.py":  strings.Join(lines, "\n") + "\n",
+		"b.py":  strings.Join(lines, "\r\n") + "\r\n",
+		"c.txt": strings.Join(lines[:12], "\n"),
+	}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	block := func() string {
+		f := files[rnd.IntN(len(files))]
+		i := rnd.IntN(12)
+		switch rnd.IntN(4) {
+		case 0: // an edit of an earlier block's REPLACE
+			return fmt.Sprintf("%s\n<<<<<<< SEARCH\nv%d = %d new\n=======\nv%d = %d newer\n>>>>>>> REPLACE\n\n", f, i, i, i, i)
+		case 1: // two lines
+			return fmt.Sprintf("%s\n<<<<<<< SEARCH\nv%d = %d\nv%d = %d\n=======\nv%d = %d new\n>>>>>>> REPLACE\n\n", f, i, i, i+1, i+1, i, i)
+		}
+		return fmt.Sprintf("%s\n<<<<<<< SEARCH\nv%d = %d\n=======\nv%d = %d new\n>>>>>>> REPLACE\n\n", f, i, i, i, i)
+	}
+	for round := range 20 {
+		var blocks []string
+		fsys := MapFS{}
+		for k, v := range base {
+			fsys[k] = v
+		}
+		var prev *Plan
+		for step := range 40 {
+			switch k := rnd.IntN(10); {
+			case k < 4 || len(blocks) == 0:
+				blocks = append(blocks, block())
+			case k < 6:
+				at := rnd.IntN(len(blocks) + 1)
+				blocks = slices.Insert(blocks, at, block())
+			case k < 8:
+				at := rnd.IntN(len(blocks))
+				blocks = slices.Delete(blocks, at, at+1)
+			case k < 9:
+				blocks[rnd.IntN(len(blocks))] = block()
+			default:
+				f := files[rnd.IntN(len(files))]
+				fsys[f] = strings.Replace(base[f], fmt.Sprintf("v%d = ", rnd.IntN(12)), "w = ", 1)
+			}
+			text := strings.Join(blocks, "")
+			if rnd.IntN(3) == 0 { // still streaming in
+				text = text[:rnd.IntN(len(text)+1)]
+			}
+			opt := Options{Applied: true}
+			got := Revalidate(prev, Parse(text, ParseOptions{Streaming: true}), fsys, opt)
+			want := Validate(Parse(text, ParseOptions{Streaming: true}), fsys, opt)
+			if g, w := planWords(got), planWords(want); g != w {
+				t.Fatalf("round %d, step %d:\n%s\nRevalidate\n%s\nValidate\n%s", round, step, text, g, w)
+			}
+			prev = got
+		}
 	}
 }

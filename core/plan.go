@@ -138,11 +138,12 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 
 // Revalidate is Validate for a patch validated a moment ago with the same
 // options: an editor's buffer after a keystroke, an answer still
-// streaming in. The blocks of one file apply in sequence, so a file is
-// the unit: a file whose blocks read as they did in prev's patch, at the
-// same numbers and places, and whose content fsys gives as it was, keeps
-// what prev found for it without matching again. The plan is Validate's,
-// whatever prev was; prev nil validates everything.
+// streaming in. The blocks of one file apply in sequence: when fsys gives
+// a file's content as it was, its first blocks that read as they did in
+// prev's patch, at the same numbers and places, keep what prev found for
+// them without matching again, and the blocks after them are validated
+// from the state they left the file in. The plan is Validate's, whatever
+// prev was; prev nil validates everything.
 func Revalidate(prev *Plan, patch *Patch, fsys FS, opt Options) *Plan {
 	return validate(prev, patch, fsys, opt, true)
 }
@@ -185,6 +186,7 @@ func validate(prev *Plan, patch *Patch, fsys FS, opt Options, remember bool) *Pl
 			}
 		default:
 			v.apply(b, &res)
+			mem.ran(b.Number, v.targets[res.Path])
 		}
 		mem.record(b.Number, plan.Problems[before:])
 		plan.Blocks = append(plan.Blocks, res)
