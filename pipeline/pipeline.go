@@ -96,6 +96,9 @@ type Options struct {
 	Partial     bool // commit the blocks that validate, skip the rest
 	Diffs       bool // fill Outcome.Diffs with each file's unified diff
 	Revert      bool // run the patch's inverse (core.Revert): undo an applied patch
+	// Stop, once closed, rolls back a commit not yet at its commit point
+	// (commit.Options.Stop): the CLI closes it on SIGINT and SIGTERM.
+	Stop <-chan struct{}
 
 	// Switch is how the front end's user turns Fuzzy on, for hints.
 	Switch core.Switch
@@ -132,7 +135,7 @@ func (w *Workspace) Run(patch *core.Patch, opt Options) (report.Outcome, error) 
 		}
 	}
 	if !opt.DryRun && canWrite {
-		if _, err := commit.Commit(w.Disk.Root, plan.Files, commit.Options{}); err != nil {
+		if _, err := commit.Commit(w.Disk.Root, plan.Files, commit.Options{Stop: opt.Stop}); err != nil {
 			plan.Problems = append(plan.Problems, CommitProblem(err))
 			o.CommitFailed = true
 		} else {
@@ -245,6 +248,10 @@ func CommitProblem(err error) core.Problem {
 	if errors.Is(err, commit.ErrRecoveryNeeded) {
 		return core.Problem{Kind: core.KindCommit, Message: err.Error(),
 			Hint: "run fsrb --recover to roll the interrupted commit back, then run this patch again"}
+	}
+	if errors.Is(err, commit.ErrInterrupted) {
+		return core.Problem{Kind: core.KindCommit, Message: err.Error(),
+			Hint: "run fsrb again to apply the patch"}
 	}
 	return core.Problem{Kind: core.KindCommit, Message: err.Error(),
 		Hint: "fix the cause (permissions, disk space) and run fsrb again"}

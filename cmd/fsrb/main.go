@@ -17,5 +17,9 @@ func main() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(200)
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if caught != nil {
+		exitBy(caught)
+	}
+	os.Exit(code)
 }

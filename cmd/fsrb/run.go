@@ -180,10 +180,27 @@ func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
+	in := catchInterrupts()
 	o, err := ws.Run(patch, pipeline.Options{
 		Fuzzy: f.fuzzy, SyntaxCheck: f.syntaxCheck, DryRun: f.dryRun, Partial: f.partial, Revert: f.revert,
 		Diffs: f.diff && f.json, // one object on stdout: the diffs go inside it
+		Stop:  in.stop,
 	})
+	code := outcome(o, err, patch, f, stdout, stderr)
+	if sig := in.release(); sig != nil {
+		interruptNote(stderr, sig, o.Written)
+		if o.Written {
+			// Too late to stop: the files hold the answer, as exit 0 says.
+			return code
+		}
+		caught = sig
+		return signalCode(sig)
+	}
+	return code
+}
+
+// outcome prints the outcome of a run and returns its exit status.
+func outcome(o report.Outcome, err error, patch *core.Patch, f flags, stdout, stderr io.Writer) int {
 	if errors.Is(err, pipeline.ErrRecoveryNeeded) {
 		return recoveryNeeded(o, f, stdout, stderr)
 	}
@@ -266,11 +283,24 @@ func journal(root string, f flags, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, rep)
 		return exitOK
 	}
-	rep, err := commit.Undo(root, commit.Options{})
+	in := catchInterrupts()
+	rep, err := commit.Undo(root, commit.Options{Stop: in.stop})
+	sig := in.release()
 	if err != nil {
 		fmt.Fprintf(stderr, "[ERROR] Undo failed: %v\n", err)
+	} else {
+		fmt.Fprintln(stdout, rep)
+	}
+	switch {
+	case sig != nil:
+		interruptNote(stderr, sig, err == nil)
+		if err == nil {
+			return exitOK
+		}
+		caught = sig
+		return signalCode(sig)
+	case err != nil:
 		return exitFail
 	}
-	fmt.Fprintln(stdout, rep)
 	return exitOK
 }

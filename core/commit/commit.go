@@ -56,7 +56,7 @@ func Commit(root string, changes []core.FileChange, opt Options) (*Result, error
 	if err != nil {
 		return nil, err
 	}
-	t, err := run(disk, st, kindCommit, "", ops, created, prunable(disk, ops))
+	t, err := run(disk, st, opt.Stop, kindCommit, "", ops, created, prunable(disk, ops))
 	if err != nil {
 		return nil, err
 	}

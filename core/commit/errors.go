@@ -13,6 +13,9 @@ var (
 	ErrRecoveryNeeded = errors.New("an earlier fsrb commit in this workspace was interrupted; run fsrb --recover first")
 	// ErrNothingToUndo: no committed journal is left for this workspace.
 	ErrNothingToUndo = errors.New("nothing to undo: no fsrb commit is recorded for this workspace")
+	// ErrInterrupted: Options.Stop was closed before the commit point;
+	// the transaction was rolled back.
+	ErrInterrupted = errors.New("interrupted")
 	// ErrBusy: another fsrb process holds this workspace's journal lock.
 	ErrBusy = errors.New("another fsrb is writing in this workspace; try again when it is done")
 )
@@ -59,7 +62,10 @@ func (e *CommitError) Unwrap() error { return e.Err }
 
 func (e *CommitError) Error() string {
 	what := fmt.Sprintf("could not %s %s: %v", stepVerb(e.Op), e.Path, e.Err)
-	if e.Op == "journal" {
+	switch {
+	case errors.Is(e.Err, ErrInterrupted):
+		what = "interrupted before the commit point"
+	case e.Op == "journal":
 		what = fmt.Sprintf("could not write the journal (%s): %v", e.Path, e.Err)
 	}
 	switch {

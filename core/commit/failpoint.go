@@ -23,3 +23,8 @@ func hit(op, path string) error {
 	}
 	return failpoint(op + ":" + path)
 }
+
+// watchStop, when set, is given each transaction's Options.Stop before
+// its first step: a test's failpoint that pauses at a step until the
+// transaction is stopped (failpoint_pause.go) waits on it.
+var watchStop func(stop <-chan struct{})

@@ -106,6 +106,12 @@ type Options struct {
 	// StateDir is the base folder of journals. Default:
 	// $XDG_STATE_HOME/fsrb, else ~/.local/state/fsrb.
 	StateDir string
+	// Stop, once closed, interrupts a commit or an undo that has not
+	// reached its commit point: it rolls back, every file old again, and
+	// returns a *CommitError wrapping ErrInterrupted. Past that point the
+	// transaction finishes: all new, never half. The CLI closes it on
+	// SIGINT and SIGTERM; nil never interrupts.
+	Stop <-chan struct{}
 }
 
 func (o Options) stateDir() (string, error) {

@@ -170,7 +170,7 @@ func Undo(root string, opt Options) (*UndoReport, error) {
 	for _, d := range last.m.Created {
 		dirs[d.Path] = true
 	}
-	t, err := run(disk, st, kindUndo, last.m.ID, ops, created, dirsDeepestFirst(disk, dirs))
+	t, err := run(disk, st, opt.Stop, kindUndo, last.m.ID, ops, created, dirsDeepestFirst(disk, dirs))
 	if err != nil {
 		return nil, err
 	}

@@ -55,12 +55,13 @@ type tx struct {
 	m           *manifest
 	ops         []op
 	removedDirs []string
+	stop        <-chan struct{} // Options.Stop
 }
 
 // run journals ops, applies them and marks the journal committed; on any
 // failure it rolls back and returns a *CommitError.
-func run(disk *Disk, st *store, k kind, undoes string, ops []op, created, prunable []dirEntry) (*tx, error) {
-	t, err := begin(disk, st, k, undoes, ops, created, prunable)
+func run(disk *Disk, st *store, stop <-chan struct{}, k kind, undoes string, ops []op, created, prunable []dirEntry) (*tx, error) {
+	t, err := begin(disk, st, stop, k, undoes, ops, created, prunable)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,8 @@ func run(disk *Disk, st *store, k kind, undoes string, ops []op, created, prunab
 		return nil, aborted
 	}
 	// The commit point: once this manifest is durable, the new state is
-	// the one a recovery keeps.
+	// the one a recovery keeps, and a Stop no longer interrupts: what is
+	// left (the journal's pruning) is never half done.
 	t.m.State = stateCommitted
 	if err := do("journal", "committed", func() error { return writeManifest(t.dir, t.m) }); err != nil {
 		return nil, t.abort(err)
@@ -86,12 +88,18 @@ func run(disk *Disk, st *store, k kind, undoes string, ops []op, created, prunab
 
 // begin writes the journal: every backup, then the manifest, all synced
 // before the workspace is touched.
-func begin(disk *Disk, st *store, k kind, undoes string, ops []op, created, prunable []dirEntry) (*tx, error) {
+func begin(disk *Disk, st *store, stop <-chan struct{}, k kind, undoes string, ops []op, created, prunable []dirEntry) (*tx, error) {
+	if watchStop != nil {
+		watchStop(stop)
+	}
+	if stopped(stop) {
+		return nil, &CommitError{Op: "interrupt", Err: ErrInterrupted, RolledBack: true}
+	}
 	id, dir, err := st.newJournal()
 	if err != nil {
 		return nil, &CommitError{Op: "journal", Path: st.dir, Err: err, RolledBack: true}
 	}
-	t := &tx{disk: disk, st: st, dir: dir, ops: ops, m: &manifest{
+	t := &tx{disk: disk, st: st, dir: dir, ops: ops, stop: stop, m: &manifest{
 		Version: 1, ID: id, Kind: k, Undoes: undoes, Root: disk.Root, State: statePending,
 		Time: time.Now().UTC(), Created: created, Prunable: prunable,
 	}}
@@ -103,7 +111,7 @@ func begin(disk *Disk, st *store, k kind, undoes string, ops []op, created, prun
 			if o.existed {
 				f.Mode, f.OldHash, f.Backup = o.oldMode, hash(o.old), n+".old"
 				f.RestoreTemp = tempName(o.path, tag+"-"+n+"r")
-				if err := do("backup", o.path, func() error { return backupFile(disk.abs(o.path), filepath.Join(dir, f.Backup), o.old) }); err != nil {
+				if err := t.do("backup", o.path, func() error { return backupFile(disk.abs(o.path), filepath.Join(dir, f.Backup), o.old) }); err != nil {
 					return err
 				}
 			}
@@ -113,7 +121,7 @@ func begin(disk *Disk, st *store, k kind, undoes string, ops []op, created, prun
 			}
 			t.m.Files = append(t.m.Files, f)
 		}
-		return do("journal", "manifest", func() error {
+		return t.do("journal", "manifest", func() error {
 			if err := writeManifest(dir, t.m); err != nil {
 				return err
 			}
@@ -143,13 +151,16 @@ func begin(disk *Disk, st *store, k kind, undoes string, ops []op, created, prun
 // writes the journal's manifest (writeManifest), where it fits.
 func (t *tx) apply() error {
 	for _, d := range t.m.Created {
-		if err := do("mkdir", d.Path, func() error { return mkdirMode(t.disk.abs(d.Path), d.Mode) }); err != nil {
+		if err := t.do("mkdir", d.Path, func() error { return mkdirMode(t.disk.abs(d.Path), d.Mode) }); err != nil {
 			return err
 		}
 	}
 	for i, o := range t.ops {
 		if !o.remove {
 			if err := writeTemp(t.disk, o.path, t.m.Files[i].Temp, o.new, o.newMode, "temp-write", "fsync"); err != nil {
+				return err
+			}
+			if err := t.interrupted("fsync", o.path); err != nil {
 				return err
 			}
 		}
@@ -163,17 +174,20 @@ func (t *tx) apply() error {
 			return &stepError{"recheck", o.path, &ConflictError{Path: o.path}}
 		}
 	}
+	if err := t.interrupted("recheck", ""); err != nil {
+		return err
+	}
 	for i, o := range t.ops {
 		if !o.remove {
 			tmp := filepath.Join(filepath.Dir(t.disk.abs(o.path)), t.m.Files[i].Temp)
-			if err := do("rename", o.path, func() error { return os.Rename(tmp, t.disk.abs(o.path)) }); err != nil {
+			if err := t.do("rename", o.path, func() error { return os.Rename(tmp, t.disk.abs(o.path)) }); err != nil {
 				return err
 			}
 		}
 	}
 	for _, o := range t.ops {
 		if o.remove {
-			if err := do("remove", o.path, func() error { return os.Remove(t.disk.abs(o.path)) }); err != nil {
+			if err := t.do("remove", o.path, func() error { return os.Remove(t.disk.abs(o.path)) }); err != nil {
 				return err
 			}
 		}
@@ -200,17 +214,44 @@ func (t *tx) apply() error {
 		if err != nil || !empty || !left[d.Path] {
 			continue // gone already, or still holds something: not ours to remove
 		}
-		if err := do("rmdir", d.Path, func() error { return os.Remove(full) }); err != nil {
+		if err := t.do("rmdir", d.Path, func() error { return os.Remove(full) }); err != nil {
 			return err
 		}
 		t.removedDirs = append(t.removedDirs, d.Path)
 	}
 	for _, dir := range t.touchedDirs() {
-		if err := do("fsync-dir", dir, func() error { return syncDir(t.disk.abs(dir)) }); err != nil {
+		if err := t.do("fsync-dir", dir, func() error { return syncDir(t.disk.abs(dir)) }); err != nil {
 			return err
 		}
 	}
+	return t.interrupted("fsync-dir", "")
+}
+
+// do runs one step of the transaction, as do does, then stops it if its
+// Stop is closed: a rollback follows.
+func (t *tx) do(op, path string, f func() error) error {
+	if err := do(op, path, f); err != nil {
+		return err
+	}
+	return t.interrupted(op, path)
+}
+
+// interrupted is the stepError that rolls the transaction back when its
+// Stop is closed, after the step op on path.
+func (t *tx) interrupted(op, path string) error {
+	if stopped(t.stop) {
+		return &stepError{op, path, ErrInterrupted}
+	}
 	return nil
+}
+
+func stopped(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
 }
 
 // writeTemp writes data to the temporary file name beside target and syncs

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// stopSignals are the signals that stop fsrb while it may write: Ctrl-C,
+// a polite kill, the terminal going away. SIGKILL cannot be caught: a
+// commit it cuts off is rolled back by `fsrb --recover`.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// interrupts turns the stop signals into a closed channel for the
+// commit (pipeline.Options.Stop), which then rolls back unless it has
+// reached its commit point, and remembers which signal came. While they
+// are caught, a signal never kills fsrb half way through a commit.
+type interrupts struct {
+	ch   chan os.Signal
+	stop chan struct{}
+	done chan struct{}
+	sig  os.Signal // set before done is closed
+}
+
+func catchInterrupts() *interrupts {
+	in := &interrupts{ch: make(chan os.Signal, 1), stop: make(chan struct{}), done: make(chan struct{})}
+	signal.Notify(in.ch, stopSignals...)
+	go func() {
+		defer close(in.done)
+		if s, ok := <-in.ch; ok {
+			in.sig = s
+			close(in.stop)
+			// Later signals, a second Ctrl-C among them, are caught and
+			// dropped until release: the rollback finishes.
+			for range in.ch {
+			}
+		}
+	}()
+	return in
+}
+
+// release stops catching and returns the first signal that came, or nil.
+// A signal after release has its default effect.
+func (in *interrupts) release() os.Signal {
+	signal.Stop(in.ch)
+	close(in.ch)
+	<-in.done
+	return in.sig
+}
+
+// interruptNote says what a stop signal did to the run: written tells
+// whether the commit (or the undo) went through.
+func interruptNote(w io.Writer, sig os.Signal, written bool) {
+	if written {
+		fmt.Fprintf(w, "fsrb: %s came after the commit point: the change was finished, every file holds it.\n", signalName(sig))
+		return
+	}
+	fmt.Fprintf(w, "fsrb: stopped by %s; no file changed, and no temporary file is left.\n", signalName(sig))
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT (Ctrl-C)"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return sig.String()
+}
+
+// signalCode is the exit status of a process killed by sig, as a shell
+// reports it: 128 + its number.
+func signalCode(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return exitFail
+}
+
+// caught is the stop signal a run received, for main: having reported,
+// fsrb dies of it (exitBy), so that a shell loop or make running fsrb
+// stops too.
+var caught os.Signal
