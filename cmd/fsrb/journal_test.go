@@ -154,7 +154,7 @@ func TestPendingJournalStopsEveryRun(t *testing.T) {
 		t.Fatalf("a refused run wrote something: %v", got)
 	}
 	code, stdout, stderr := runIn(t, root, env, "--recover")
-	if code != 0 || stdout != "Restored a.txt\n\n[RECOVERED] The interrupted commit was rolled back: 1 file restored, 0 files removed.\n" {
+	if code != 0 || stdout != "Restored a.txt\n\n[RECOVERED] The interrupted commit was rolled back: 1 file restored, 0 files removed, 0 temporary files deleted.\n" {
 		t.Fatalf("--recover: exit %d\n%q\n%s", code, stdout, stderr)
 	}
 	if code, _, stderr := runIn(t, root, env, patch); code != 0 {

@@ -243,6 +243,16 @@ func killTrial(t *testing.T, fx *killFixture, afterJournal bool, delay time.Dura
 	if res.pending && !strings.Contains(stdout, "[RECOVERED]") {
 		t.Errorf("--recover output:\n%s", stdout)
 	}
+	// What --recover deleted, it says: the temporary files are counted.
+	temps := 0
+	for name := range before {
+		if strings.Contains(name, ".fsrb-tmp-") {
+			temps++
+		}
+	}
+	if res.pending && !strings.Contains(stdout, fmt.Sprintf(", %d temporary file", temps)) {
+		t.Errorf("%d temporary files before --recover; its output:\n%s", temps, stdout)
+	}
 	if res.final == "old" && res.pending {
 		// Recovered: the same patch applies now.
 		if code, stdout, stderr := runIn(t, root, env, fx.patch); code != 0 || !cmp.Equal(tree(t, root), fx.new) {

@@ -171,9 +171,13 @@ func TestRecoverReport(t *testing.T) {
 	failAt(t, "rename:lib/new/mod.py", commit.ErrCrash)
 	commit.Commit(root, changes, opt)
 	commit.SetFailpoint(t, nil)
+	temps := tempsIn(t, root)
 	rep, err := commit.Recover(root, opt)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(temps) == 0 || !reflect.DeepEqual(sorted(rep.Temps), temps) {
+		t.Errorf("Temps = %v, want the temporary files on the disk, %v", rep.Temps, temps)
 	}
 	if want := []string{"run.sh", "src/app.py"}; !reflect.DeepEqual(rep.Restored, want) {
 		t.Errorf("Restored = %v, want %v", rep.Restored, want)
@@ -187,14 +191,56 @@ func TestRecoverReport(t *testing.T) {
 	if got := states(t, opt); !reflect.DeepEqual(got, []string{"commit:rolled-back"}) {
 		t.Errorf("journals = %v", got)
 	}
-	want := "Restored run.sh\nRestored src/app.py\nRemoved lib/new/mod.py\n\n[RECOVERED] The interrupted commit was rolled back: 2 files restored, 1 file removed."
-	if got := rep.String(); got != want {
-		t.Errorf("String() = %q\nwant %q", got, want)
+	want := "Restored run.sh\nRestored src/app.py\nRemoved lib/new/mod.py\nRemoved the folder lib/new/\nRemoved the folder lib/\n" +
+		"Deleted the temporary file .empty.txt.fsrb-tmp-"
+	if got := rep.String(); !strings.HasPrefix(got, want) || !strings.HasSuffix(got, "\n\n[RECOVERED] The interrupted commit was rolled back: 2 files restored, 1 file removed, 1 temporary file deleted.") {
+		t.Errorf("String() = %q\nwant %q…", got, want)
 	}
 	rep, _ = commit.Recover(root, opt)
 	if got := rep.String(); !strings.HasPrefix(got, "Nothing to recover") {
 		t.Errorf("String() = %q", got)
 	}
+}
+
+// Cut off before its first rename, a commit has changed no file but
+// left one temporary file beside each: the report counts them, not
+// "nothing".
+func TestRecoverReportTempsOnly(t *testing.T) {
+	root, opt, changes := mixed(t)
+	failAt(t, "rename:src/app.py", commit.ErrCrash)
+	commit.Commit(root, changes, opt)
+	commit.SetFailpoint(t, nil)
+	temps := tempsIn(t, root)
+	rep, err := commit.Recover(root, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// src/app.py was renamed when the crash came: it is restored.
+	if !reflect.DeepEqual(sorted(rep.Temps), temps) || len(temps) != 3 {
+		t.Errorf("Temps = %v, want %v", rep.Temps, temps)
+	}
+	if got := rep.String(); !strings.Contains(got, "Deleted 3 temporary files (") || !strings.HasSuffix(got, ", 3 temporary files deleted.") {
+		t.Errorf("String() = %q", got)
+	}
+	assertNoTemps(t, root)
+}
+
+// tempsIn lists the temporary files of fsrb under root, sorted.
+func tempsIn(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	for p := range snapshot(t, root) {
+		if strings.Contains(p, ".fsrb-tmp-") {
+			out = append(out, filepath.ToSlash(p))
+		}
+	}
+	return sorted(out)
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
 }
 
 // A recovery that is itself interrupted, by a crash or an error, at any of

@@ -15,6 +15,9 @@ type RecoverReport struct {
 	Restored    []string // files given back their old content
 	Removed     []string // files the interrupted commit had created
 	RemovedDirs []string // folders it had created
+	// Temps are the temporary files (".<name>.fsrb-tmp-…") the
+	// interrupted commit had written beside its targets, deleted.
+	Temps []string
 	// Kept lists files changed by someone after the interruption: they are
 	// left as they are, and their old content stays in BackupDir.
 	Kept      []string
@@ -42,10 +45,23 @@ func (r *RecoverReport) String() string {
 	for _, p := range r.Removed {
 		fmt.Fprintf(&b, "Removed %s\n", p)
 	}
+	for _, p := range r.RemovedDirs {
+		fmt.Fprintf(&b, "Removed the folder %s/\n", p)
+	}
+	// One line each would bury the rest: a commit cut off while writing
+	// leaves one for each file of the answer.
+	switch len(r.Temps) {
+	case 0:
+	case 1:
+		fmt.Fprintf(&b, "Deleted the temporary file %s\n", r.Temps[0])
+	default:
+		fmt.Fprintf(&b, "Deleted %d temporary files (%s, …)\n", len(r.Temps), r.Temps[0])
+	}
 	for _, p := range r.Kept {
 		fmt.Fprintf(&b, "Kept %s: it changed after the interruption; its old content is in %s\n", p, r.BackupDir)
 	}
-	fmt.Fprintf(&b, "\n[RECOVERED] The interrupted commit was rolled back: %s restored, %s removed.", plural(len(r.Restored), "file"), plural(len(r.Removed), "file"))
+	fmt.Fprintf(&b, "\n[RECOVERED] The interrupted commit was rolled back: %s restored, %s removed, %s deleted.",
+		plural(len(r.Restored), "file"), plural(len(r.Removed), "file"), plural(len(r.Temps), "temporary file"))
 	return b.String()
 }
 
@@ -97,6 +113,7 @@ func Recover(root string, opt Options) (*RecoverReport, error) {
 		rep.Removed = append(rep.Removed, rb.Removed...)
 		rep.RemovedDirs = append(rep.RemovedDirs, rb.RemovedDirs...)
 		rep.Kept = append(rep.Kept, rb.Kept...)
+		rep.Temps = append(rep.Temps, rb.Temps...)
 		if err != nil {
 			return rep, err // still pending: running Recover again continues
 		}

@@ -18,6 +18,7 @@ type rollbackReport struct {
 	Removed     []string // created by the transaction, removed
 	Kept        []string // changed by someone else since; left as they are
 	RemovedDirs []string
+	Temps       []string // the transaction's temporary files, deleted
 }
 
 // rollback returns the files of m to their old state. It decides from what
@@ -38,7 +39,8 @@ func rollback(disk *Disk, m *manifest, dir string) (rollbackReport, error) {
 	touched := map[string]bool{}
 	for i := len(m.Files) - 1; i >= 0; i-- {
 		f := m.Files[i]
-		did, err := rollbackFile(disk, f, dir, dirModes)
+		did, temps, err := rollbackFile(disk, f, dir, dirModes)
+		rep.Temps = append(rep.Temps, temps...)
 		if errors.Is(err, errCrash) {
 			return rep, err
 		}
@@ -88,18 +90,30 @@ func rollback(disk *Disk, m *manifest, dir string) (rollbackReport, error) {
 }
 
 // rollbackFile puts one file back and says what it did: "restored",
-// "removed", "kept" or "" (already old).
-func rollbackFile(disk *Disk, f fileEntry, dir string, dirModes map[string]fs.FileMode) (string, error) {
+// "removed", "kept" or "" (already old), and which of its temporary files
+// it deleted (paths relative to the root).
+func rollbackFile(disk *Disk, f fileEntry, dir string, dirModes map[string]fs.FileMode) (string, []string, error) {
 	full := disk.abs(f.Path)
+	var temps []string
 	for _, tmp := range []string{f.Temp, f.RestoreTemp} {
 		if tmp == "" {
 			continue
 		}
 		err := os.Remove(filepath.Join(filepath.Dir(full), tmp))
-		if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			return "", fmt.Errorf("remove temporary file of %s: %w", f.Path, err)
+		switch {
+		case err == nil:
+			temps = append(temps, path.Join(path.Dir(f.Path), tmp))
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			return "", temps, fmt.Errorf("remove temporary file of %s: %w", f.Path, err)
 		}
 	}
+	did, err := putBack(disk, f, dir, dirModes)
+	return did, temps, err
+}
+
+// putBack gives f's path its old state, its temporary files gone.
+func putBack(disk *Disk, f fileEntry, dir string, dirModes map[string]fs.FileMode) (string, error) {
+	full := disk.abs(f.Path)
 	// A journaled path that now leads through a link was changed by
 	// someone else; writing through it could write outside the root.
 	if real, err := disk.RealPath(f.Path); err != nil || real != f.Path {
