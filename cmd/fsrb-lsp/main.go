@@ -38,7 +38,7 @@ func main() {
 	}
 	defer closeLog()
 
-	session := lsp.Serve(context.Background(), stdio{in: rawIO(pollable(os.Stdin)), out: rawIO(pollable(os.Stdout))}, lsp.Options{
+	session := lsp.Serve(context.Background(), newStdio(os.Stdin, os.Stdout), lsp.Options{
 		Logger:   logger,
 		Debounce: lsp.DefaultDebounce,
 		Version:  buildinfo.Version(version),
@@ -76,7 +76,13 @@ func newLogger(path string) (*zap.Logger, func(), error) {
 }
 
 // stdio is the transport: the protocol owns stdout.
-type stdio struct{ in, out io.ReadWriteCloser }
+type stdio struct{ in, out *os.File }
+
+// newStdio makes in and out, pipes or sockets, files the poller waits on
+// (pollable): each asked in turn, as they may be one open file.
+func newStdio(in, out *os.File) stdio {
+	return stdio{in: pollable(in), out: pollable(out)}
+}
 
 func (s stdio) Read(p []byte) (int, error)  { return s.in.Read(p) }
 func (s stdio) Write(p []byte) (int, error) { return s.out.Write(p) }

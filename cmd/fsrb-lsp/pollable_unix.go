@@ -4,6 +4,7 @@ package main
 
 import (
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -16,35 +17,51 @@ import (
 // more in those wake-ups than in its own work (make bench, W8's floor). A
 // polled file parks its goroutine instead, and the monitor sleeps.
 //
-// A terminal or a regular file is returned unchanged: O_NONBLOCK belongs
-// to the open file, and a terminal's is shared with the shell. So is a
-// descriptor the parent left non-blocking: os opened it polled already.
+// Whether f is polled is asked of f itself: only the poller keeps
+// deadlines, so setting none fails on a file it does not know. O_NONBLOCK
+// does not answer it: the flag belongs to the open file, which stdin and
+// stdout share when one socket is given as both (socket activation, some
+// editors' spawners), and setting it for stdin leaves stdout
+// non-blocking, unpolled, and failing with EAGAIN once the socket's buffer
+// is full. A terminal or a regular file is returned unchanged: a
+// terminal's O_NONBLOCK is shared with the shell.
 func pollable(f *os.File) *os.File {
+	if f.SetDeadline(time.Time{}) == nil {
+		return f
+	}
 	fi, err := f.Stat()
 	if err != nil || fi.Mode()&(os.ModeNamedPipe|os.ModeSocket) == 0 {
 		return f
 	}
-	fd, nonblocking, ok := blockingMode(f)
-	if !ok || nonblocking || unix.SetNonblock(int(fd), true) != nil {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return f
+	}
+	fd, set := ^uintptr(0), false
+	if rc.Control(func(d uintptr) {
+		flags, err := unix.FcntlInt(d, unix.F_GETFL, 0)
+		if err != nil {
+			return
+		}
+		if flags&unix.O_NONBLOCK == 0 {
+			if unix.SetNonblock(int(d), true) != nil {
+				return
+			}
+			set = true
+		}
+		fd = d
+	}) != nil || fd == ^uintptr(0) {
 		return f
 	}
 	// os.NewFile sees a non-blocking descriptor and registers it with the
 	// poller; f, never registered, stays as it was for anyone holding it.
-	return os.NewFile(fd, f.Name())
-}
-
-// blockingMode reads f's descriptor and whether O_NONBLOCK is set on it;
-// ok is false when it cannot be read.
-func blockingMode(f *os.File) (fd uintptr, nonblocking, ok bool) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return 0, false, false
+	p := os.NewFile(fd, f.Name())
+	if p.SetDeadline(time.Time{}) != nil {
+		// The poller refused it: f, blocking again, still works.
+		if set {
+			_ = unix.SetNonblock(int(fd), false)
+		}
+		return f
 	}
-	if rc.Control(func(d uintptr) {
-		flags, err := unix.FcntlInt(d, unix.F_GETFL, 0)
-		fd, nonblocking, ok = d, flags&unix.O_NONBLOCK != 0, err == nil
-	}) != nil {
-		return 0, false, false
-	}
-	return fd, nonblocking, ok
+	return p
 }

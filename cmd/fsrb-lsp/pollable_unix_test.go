@@ -3,6 +3,9 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -55,7 +58,7 @@ func TestPollable(t *testing.T) {
 	if n, err := p.Read(buf); err != nil || string(buf[:n]) != "hello" {
 		t.Fatalf("read %q, %v", buf[:n], err)
 	}
-	// Already non-blocking, as p's descriptor now is: os polls it already.
+	// Polled already: returned as it is.
 	if again := pollable(p); again != p {
 		t.Error("a polled file was wrapped again")
 	}
@@ -67,5 +70,59 @@ func TestPollable(t *testing.T) {
 	defer f.Close()
 	if pollable(f) != f {
 		t.Error("a regular file was changed")
+	}
+}
+
+// One socket given as both stdin and stdout, as socket activation and
+// some editors' spawners do, is one open file: a reply larger than the
+// socket's buffer waits for the client to read instead of failing, and
+// requests still arrive.
+func TestStdioOneSocket(t *testing.T) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := syscall.Dup(fds[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newStdio(stdFile(fds[1], "stdin"), stdFile(out, "stdout"))
+	defer s.out.Close()
+	defer s.Close()
+	client := os.NewFile(uintptr(fds[0]), "client")
+	defer client.Close()
+
+	msg := bytes.Repeat([]byte("0123456789abcdef"), 256<<10) // 4 MiB, past any socket buffer
+	wrote := make(chan error, 1)
+	go func() {
+		n, err := s.Write(msg)
+		if err == nil && n != len(msg) {
+			err = fmt.Errorf("wrote %d of %d bytes", n, len(msg))
+		}
+		// The client's read ends here, whatever happened to the write.
+		_ = syscall.Shutdown(out, syscall.SHUT_WR)
+		wrote <- err
+	}()
+	// The client reads once the server's writes have filled the buffer:
+	// when the write has failed, or later.
+	select {
+	case err := <-wrote:
+		t.Fatalf("write, before the client read anything: %v", err)
+	case <-time.After(100 * time.Millisecond):
+	}
+	got, err := io.ReadAll(client)
+	if err != nil || !bytes.Equal(got, msg) {
+		t.Errorf("the client read %d bytes, %v; want %d", len(got), err, len(msg))
+	}
+	if err := <-wrote; err != nil {
+		t.Fatalf("write: %v", err)
+	}
+
+	if _, err := client.Write([]byte("request")); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 16)
+	if n, err := s.Read(buf); err != nil || string(buf[:n]) != "request" {
+		t.Fatalf("the server read %q, %v", buf[:n], err)
 	}
 }
