@@ -158,12 +158,14 @@ func (w *Workspace) options(fuzzy bool, sw core.Switch) core.Options {
 }
 
 // Checker is what tree-sitter adds to the engine: the places of an
-// ambiguous block told apart (core.Explainer), and the syntax errors a
-// valid plan would write. treesitter.Cache implements it: the front ends
+// ambiguous block told apart (core.Explainer), the outline of a file and
+// of a chat snippet (core.Outliner), and the syntax errors a valid plan
+// would write. treesitter.Cache implements it: the front ends
 // on the disk use the package's cache (Disk), the language server its
 // session's cache (trees keyed by content, its own timeout, whole files).
 type Checker interface {
 	Explain(path, text, search, replace string, occurrences []int) []core.Explanation
+	Outline(path, text string) ([]core.Item, bool)
 	SyntaxProblems(plan *core.Plan) core.Problems
 }
 
@@ -189,7 +191,7 @@ func syntaxMode(check bool) Syntax {
 
 // Check says how Validate runs the engine.
 type Check struct {
-	core.Options         // Root, Fuzzy, Applied…; Explain is filled from Checker
+	core.Options         // Root, Fuzzy, Applied…; Explain and Outline are filled from Checker
 	Checker      Checker // tree-sitter; nil runs core alone
 	Syntax       Syntax  // when to add the Checker's syntax warnings
 	Revert       bool    // validate the patch's inverse (core.Revert)
@@ -211,6 +213,7 @@ func Validate(patch *core.Patch, fsys core.FS, c Check) *core.Plan {
 	opt := c.Options
 	if c.Checker != nil {
 		opt.Explain = c.Checker.Explain
+		opt.Outline = c.Checker.Outline
 	}
 	var plan *core.Plan
 	switch {

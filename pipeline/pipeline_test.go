@@ -31,6 +31,8 @@ func (c *checker) Explain(path, text, search, replace string, occ []int) []core.
 	return out
 }
 
+func (c *checker) Outline(path, text string) ([]core.Item, bool) { return nil, false }
+
 func (c *checker) SyntaxProblems(plan *core.Plan) core.Problems {
 	c.checked++
 	return core.Problems{{Kind: core.KindSyntax, Severity: core.SeverityWarning, Block: 1, Path: "a.py", Message: "syntax"}}

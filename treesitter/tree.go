@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/fsrb/fsrb/core"
 )
 
 // Tree is a parsed file: an immutable copy of its content, the syntax tree,
@@ -33,6 +35,9 @@ type Tree struct {
 
 	errsOnce sync.Once
 	errs     []syntaxNode
+
+	outlineOnce sync.Once
+	outline     []core.Item
 }
 
 func newTree(lang *Language, path string, version int, content []byte, hash uint64, t *sitter.Tree) *Tree {

@@ -1,0 +1,290 @@
+package treesitter
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// Outline implements core.Outliner: the items of text, the file at path
+// or a snippet of it, as the path's grammar reads them (outlinewalk.go).
+// ok is false when no grammar claims the path, or the parse gave up.
+//
+// The text is dedented by its common indentation before the parse, so a
+// method cut out of its class parses as a definition; lines are the
+// text's own either way. A text that does not parse cleanly is tried
+// again inside a wrapper its language allows (statements in a function,
+// methods in a class; outlineRepairs), or, in Python, with an empty
+// block's comment taken for a statement; when that does not parse
+// either, the items are what the tree holds outside its ERROR nodes.
+//
+// The tree comes from the cache (by path and content), and its outline
+// is computed once per tree; each call returns a copy of its own.
+func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
+	src := []byte(text)
+	lang := LanguageFor(path, src)
+	if lang == nil {
+		return nil, false
+	}
+	t, err := c.Parse(path, 0, dedented(src), nil)
+	if err != nil {
+		return nil, false
+	}
+	return cloneItems(t.Outline()), true
+}
+
+// Outline is Cache.Outline with no cache, for one-shot use.
+func Outline(path, text string) ([]core.Item, bool) {
+	src := []byte(text)
+	lang := LanguageFor(path, src)
+	if lang == nil {
+		return nil, false
+	}
+	src = dedented(src)
+	st, err := lang.parse(context.Background(), DefaultParseTimeout, nil, src)
+	if err != nil {
+		return nil, false
+	}
+	return newTree(lang, path, 0, src, 0, st).Outline(), true
+}
+
+// Outline returns the items of the tree's content (see Cache.Outline),
+// computed once. The slice is shared: do not modify it.
+func (t *Tree) Outline() []core.Item {
+	t.outlineOnce.Do(func() {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		root := t.t.RootNode()
+		if root.HasError() || t.Lang.Name == "python" {
+			if items, ok := t.repairedOutline(root.HasError()); ok {
+				t.outline = items
+				return
+			}
+		}
+		w := newWalker(t.Lang, t.content, t.lines)
+		defer w.close()
+		t.outline = w.top(root)
+	})
+	return t.outline
+}
+
+// repairedOutline is the outline of the tree's content made to parse
+// cleanly by a repair, if one does. A Python block of comments alone is
+// repaired even when the tree has no error: the grammar reads it as an
+// empty block, and its comments as the statements after it. t.mu is
+// held.
+func (t *Tree) repairedOutline(hasError bool) ([]core.Item, bool) {
+	if t.Lang.Name == "python" {
+		src, rows := passForEmptyBlocks(t.content)
+		if rows == nil {
+			return nil, false
+		}
+		rt, ok := cleanParse(t.Lang, src)
+		if !ok {
+			return nil, false
+		}
+		w := newWalker(t.Lang, src, lineStarts(src))
+		defer w.close()
+		w.passRows = rows
+		return w.top(rt.RootNode()), true
+	}
+	if !hasError {
+		return nil, false
+	}
+	for _, r := range outlineRepairs[t.Lang.Name] {
+		src := make([]byte, 0, len(r.prefix)+len(t.content)+len(r.suffix))
+		src = append(append(append(src, r.prefix...), t.content...), r.suffix...)
+		rt, ok := cleanParse(t.Lang, src)
+		if !ok {
+			continue
+		}
+		w := newWalker(t.Lang, src, lineStarts(src))
+		w.wrapped = true
+		items := w.top(rt.RootNode())
+		w.close()
+		if len(items) != 1 || items[0].Start != 0 {
+			continue
+		}
+		kids := items[0].Kids
+		shiftItems(kids, -1)
+		return kids, true
+	}
+	return nil, false
+}
+
+// cleanParse parses src afresh and reports whether it holds no error.
+func cleanParse(lang *Language, src []byte) (*sitter.Tree, bool) {
+	st, err := lang.parse(context.Background(), DefaultParseTimeout, nil, src)
+	if err != nil || st.RootNode().HasError() {
+		return nil, false
+	}
+	return st, true
+}
+
+// shiftItems moves items and their kids by d lines.
+func shiftItems(items []core.Item, d int) {
+	for i := range items {
+		it := &items[i]
+		it.Lead += d
+		it.Start += d
+		it.End += d
+		it.Head += d
+		it.Tail += d
+		shiftItems(it.Kids, d)
+	}
+}
+
+// passForEmptyBlocks returns Python source in which the last comment line
+// of each block that holds only comments (a block opened by a line ending
+// in ":", whose next code line is indented no deeper than that line) is
+// "pass", and the rows it changed; nil rows when there is none.
+func passForEmptyBlocks(src []byte) ([]byte, map[int]bool) {
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	indent := func(l []byte) int { return len(l) - len(bytes.TrimLeft(l, " \t")) }
+	code := func(l []byte) bool {
+		s := bytes.TrimSpace(l)
+		return len(s) > 0 && s[0] != '#'
+	}
+	var rows map[int]bool
+	opener := -1 // the last code line, when it opens a block
+	for i := 0; i < len(lines); i++ {
+		if code(lines[i]) {
+			opener = -1
+			if bytes.HasSuffix(bytes.TrimSpace(lines[i]), []byte(":")) {
+				opener = i
+			}
+			continue
+		}
+		if opener < 0 || len(bytes.TrimSpace(lines[i])) == 0 {
+			continue
+		}
+		// A comment after an opener: is the block empty? Its comments
+		// are those indented deeper than the opener.
+		last, j, in := -1, i, true
+		for ; j < len(lines) && !code(lines[j]); j++ {
+			if len(bytes.TrimSpace(lines[j])) == 0 {
+				continue
+			}
+			if in = in && indent(lines[j]) > indent(lines[opener]); in {
+				last = j
+			}
+		}
+		if last >= 0 && (j == len(lines) || indent(lines[j]) <= indent(lines[opener])) {
+			if rows == nil {
+				rows = map[int]bool{}
+				lines = append([][]byte(nil), lines...)
+			}
+			nl := ""
+			if bytes.HasSuffix(lines[last], []byte("\n")) {
+				nl = "\n"
+			}
+			lines[last] = []byte(string(lines[last][:indent(lines[last])]) + "pass" + nl)
+			rows[last] = true
+		}
+		opener, i = -1, j-1
+	}
+	if rows == nil {
+		return src, nil
+	}
+	return bytes.Join(lines, nil), rows
+}
+
+// dedented returns src without the indentation all its non-blank lines
+// share (a method cut out of its class), src itself when they share
+// none. Lines keep their numbers.
+func dedented(src []byte) []byte {
+	var common []byte
+	first := true
+	for rest := src; len(rest) > 0; {
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		ws := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
+		if first {
+			common, first = ws, false
+			continue
+		}
+		n := 0
+		for n < len(common) && n < len(ws) && common[n] == ws[n] {
+			n++
+		}
+		if common = common[:n]; n == 0 {
+			return src
+		}
+	}
+	if len(common) == 0 {
+		return src
+	}
+	out, _ := dedent(src, 0, len(src), len(common))
+	return out
+}
+
+// cloneItems copies items and their kids into one allocation.
+func cloneItems(items []core.Item) []core.Item {
+	buf := make([]core.Item, 0, countItems(items))
+	return cloneInto(&buf, items)
+}
+
+func countItems(items []core.Item) int {
+	n := len(items)
+	for i := range items {
+		n += countItems(items[i].Kids)
+	}
+	return n
+}
+
+func cloneInto(buf *[]core.Item, items []core.Item) []core.Item {
+	if items == nil {
+		return nil
+	}
+	at := len(*buf)
+	*buf = append(*buf, items...)
+	out := (*buf)[at:len(*buf):len(*buf)]
+	for i := range out {
+		out[i].Kids = cloneInto(buf, out[i].Kids)
+	}
+	return out
+}
+
+// symbols caches a grammar's node type names and which are named: the
+// outline asks them of every node it looks at, and the binding's Type
+// is a cgo call and a fresh string each time.
+type symbols struct {
+	names []string
+	named []bool
+	roots map[string]bool // the node types the definition patterns match
+}
+
+var symbolTables sync.Map // *Language → *symbols
+
+func symbolsOf(l *Language) *symbols {
+	if s, ok := symbolTables.Load(l); ok {
+		return s.(*symbols)
+	}
+	g := l.grammarLanguage()
+	n := int(g.SymbolCount())
+	s := &symbols{names: make([]string, n), named: make([]bool, n), roots: map[string]bool{}}
+	for _, p := range l.plainPatterns() {
+		s.roots[p.root.types[0]] = true
+	}
+	for i := range n {
+		s.names[i] = g.SymbolName(sitter.Symbol(i))
+		s.named[i] = g.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular
+	}
+	got, _ := symbolTables.LoadOrStore(l, s)
+	return got.(*symbols)
+}
+
+// normalize joins s's words with single spaces.
+func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }

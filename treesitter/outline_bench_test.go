@@ -1,0 +1,57 @@
+package treesitter
+
+import (
+	"testing"
+
+	"github.com/fsrb/fsrb/bench/gen"
+)
+
+// BenchmarkOutline is the outline of a 2,000-line file whose tree is
+// parsed and cached once: the walk alone, as a resolver pays it on a
+// file's first outline (later calls copy the cached outline; see
+// BenchmarkOutlineCached).
+func BenchmarkOutline(b *testing.B) {
+	for _, f := range []struct{ name, path, text string }{
+		{"python", "gen.py", gen.JoinLines(gen.Code(2000, 1))},
+		{"go", "gen.go", goFile(2000)},
+	} {
+		b.Run(f.name, func(b *testing.B) {
+			c := NewCache(1)
+			t, err := c.Parse(f.path, 0, []byte(f.text), nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			w := newWalker(t.Lang, t.content, t.lines)
+			defer w.close()
+			root := t.t.RootNode()
+			b.ReportAllocs()
+			for b.Loop() {
+				if items := w.top(root); len(items) == 0 {
+					b.Fatal("no items")
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkOutlineCached is Cache.Outline of a 2,000-line file already
+// outlined: the cache's lookup by content and the copy.
+func BenchmarkOutlineCached(b *testing.B) {
+	for _, f := range []struct{ name, path, text string }{
+		{"python", "gen.py", gen.JoinLines(gen.Code(2000, 1))},
+		{"go", "gen.go", goFile(2000)},
+	} {
+		b.Run(f.name, func(b *testing.B) {
+			c := NewCache(1)
+			if _, ok := c.Outline(f.path, f.text); !ok {
+				b.Fatal("no outline")
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if items, _ := c.Outline(f.path, f.text); len(items) == 0 {
+					b.Fatal("no items")
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,118 @@
+package treesitter
+
+// The node types an outline reads (outline.go), one table for every
+// grammar: the grammars share their names for the same constructs (a
+// Python, Go and Rust "block", a JavaScript and TypeScript
+// "statement_block"), so a name serves each grammar that has it.
+// Definitions are not listed here: the definitions queries of
+// languages.go say what a definition is and what its name is.
+
+func typeSet(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+var (
+	// outlineComments are comments: items of their own, with no key.
+	outlineComments = typeSet("comment", "line_comment", "block_comment")
+
+	// outlineDecorators go with the definition after them: a definition's
+	// Lead starts at them. Rust's attributes are siblings of their item,
+	// absorbed into it; the others are children of the definition.
+	outlineDecorators = typeSet("decorator", "attribute_item", "annotation", "marker_annotation", "attribute_list")
+
+	// outlineBodies hold items: their named children that start a line.
+	// The body's "{" (or a JSX opening tag) ends the lines before its
+	// contents, its "}" starts the lines after them.
+	outlineBodies = typeSet(
+		"block", "statement_block", "compound_statement", // statements
+		"class_body", "declaration_list", "field_declaration_list", "enum_variant_list", // members
+		"interface_body", "object_type", "enum_body", "interface_type", "enum_class_body",
+		"match_block", "switch_body", // arms and cases
+		"import_spec_list",     // Go's import ( ... )
+		"object", "dictionary", // JavaScript's and Python's literals: options, tables
+		"jsx_element", // a component's markup
+	)
+
+	// outlineSelfBodied hold their items directly, after a ":" (a case
+	// of a switch) or between braces (Go's switch statements).
+	outlineSelfBodied = typeSet(
+		"expression_case", "default_case", "type_case", "communication_case", // Go
+		"switch_case", "switch_default", // JavaScript, TypeScript
+		"expression_switch_statement", "type_switch_statement", "select_statement", // Go
+	)
+
+	// outlineClauses continue a compound statement after its first
+	// body: items among its Kids, keyed by their header ("else",
+	// "elif x", "except ValueError").
+	outlineClauses = typeSet("else_clause", "elif_clause", "except_clause", "except_group_clause", "finally_clause", "catch_clause")
+
+	// outlineIfs are the statements whose "else" may hold another one:
+	// "else if x" is one clause.
+	outlineIfs = typeSet("if_statement", "if_expression")
+
+	// outlineCompounds are keyed by their header, the text before their
+	// body ("for job in jobs", "if err != nil", "case 1").
+	outlineCompounds = typeSet(
+		"if_statement", "if_expression", "for_statement", "for_in_statement", "for_expression",
+		"while_statement", "while_expression", "loop_expression", "do_statement",
+		"with_statement", "try_statement", "match_statement", "match_expression", "switch_statement",
+		"expression_switch_statement", "type_switch_statement", "select_statement",
+		"case_clause", "expression_case", "default_case", "type_case", "communication_case",
+		"switch_case", "switch_default",
+		"else_clause", "elif_clause", "except_clause", "except_group_clause", "finally_clause", "catch_clause",
+	)
+
+	// outlineWrappers stand for the one declaration or expression they
+	// hold (the last named child, ending where they end): an exported or
+	// decorated definition, a statement around an expression.
+	outlineWrappers = typeSet(
+		"decorated_definition", "export_statement", "expression_statement", "type_declaration",
+		"lexical_declaration", "variable_declaration", "ambient_declaration",
+		"await", "await_expression", "parenthesized_expression",
+	)
+
+	// outlineAssignments are keyed "assign" and their left side.
+	outlineAssignments = typeSet(
+		"assignment", "augmented_assignment", // Python
+		"assignment_expression", "augmented_assignment_expression", // JavaScript, Rust
+		"compound_assignment_expr",                      // Rust
+		"short_var_declaration", "assignment_statement", // Go
+	)
+
+	// outlineCalls are keyed "call" and their callee.
+	outlineCalls = typeSet("call", "call_expression")
+
+	// outlineReturns are keyed "return".
+	outlineReturns = typeSet("return_statement", "return_expression")
+
+	// outlineImports are keyed "import" and the module.
+	outlineImports = typeSet("import_statement", "import_from_statement", "future_import_statement", "import_declaration", "use_declaration")
+
+	// outlineFields are keyed "field" and their name.
+	outlineFields = typeSet("field_declaration", "public_field_definition", "field_definition", "property_signature", "pair")
+
+	// outlineParameters are not searched for bodies: a callback's
+	// default or an inline type in a signature holds no item of the
+	// definition's body.
+	outlineParameters = typeSet("parameters", "formal_parameters", "parameter_list", "type_parameters", "type_annotation", "return_type")
+)
+
+// outlineRepair is a line around a snippet that lets it parse as its
+// language's items: statements of Go or Rust in a function, methods of
+// JavaScript or TypeScript in a class. The snippet's items are the
+// wrapper's; its name "_" is no scope.
+type outlineRepair struct{ prefix, suffix string }
+
+var outlineRepairs = map[string][]outlineRepair{
+	"go":         {{"func _() {\n", "\n}\n"}},
+	"rust":       {{"fn _() {\n", "\n}\n"}, {"impl _ {\n", "\n}\n"}},
+	"javascript": {{"class _ {\n", "\n}\n"}, {"function _() {\n", "\n}\n"}},
+	"typescript": {{"class _ {\n", "\n}\n"}, {"function _() {\n", "\n}\n"}},
+	"tsx":        {{"class _ {\n", "\n}\n"}, {"function _() {\n", "\n}\n"}},
+	"java":       {{"class _ {\n", "\n}\n"}},
+	"csharp":     {{"class _ {\n", "\n}\n"}},
+}
