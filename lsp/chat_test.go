@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,5 +103,79 @@ func TestChatAnswerInScratchBuffer(t *testing.T) {
 				t.Errorf("the workspace holds %v, want calc.py alone", entries)
 			}
 		})
+	}
+}
+
+// A chat is mostly prose: an answer with no edit in it (an explanation, a
+// code block that names no file, a shell command) shows nothing — no
+// diagnostic, no lens — and the patch's state is `empty`, whose summary,
+// "Apply all" and preview say plainly that the answer holds no edit,
+// never "0 of 0 blocks" or a problem the editor does not show. A patch
+// document (*.fsrb, the clipboard's) with no block keeps its error.
+func TestChatAnswerWithNoEdit(t *testing.T) {
+	const prose = "Sure. `total` sums the items; to sum the prices instead:\n\n```python\ndef total(items):\n    return sum(i.price for i in items)\n```\n\nThen run:\n\n```bash\npython -m pytest\n```\n"
+	root := writeFiles(t, map[string]string{"calc.py": "def total(items):\n    return sum(items)\n"})
+	c := newClient(t, root)
+	sent := strings.NewReplacer("[", "%5b", "]", "%5d", " ", "%20").Replace("file://" + filepath.ToSlash(root) + "/[CodeCompanion] 3")
+	u, err := uri.Parse(sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.openURI(uri.URI(sent), "markdown", prose)
+	if got := c.waitDiagnostics(u, 1); len(got) != 0 {
+		t.Errorf("a chat answer with no edit: diagnostics %s, want none", diagWords(got))
+	}
+	var lenses []protocol.CodeLens
+	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses); err != nil {
+		t.Fatal(err)
+	}
+	if len(lenses) != 0 {
+		t.Errorf("a chat answer with no edit: lenses %+v, want none", lenses)
+	}
+	var st lsp.StatusReport
+	if err := json.Unmarshal([]byte(c.command(lsp.CommandStatus, uri.URI(sent))), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.State != "empty" || !strings.Contains(st.Summary, "no ") || strings.Contains(st.Summary, "0 of 0") || len(st.Blocks) != 0 {
+		t.Errorf("fsrb.status: %+v, want state empty and a summary saying the answer holds no edit", st)
+	}
+	var pv lsp.PreviewReport
+	if err := json.Unmarshal([]byte(c.command(lsp.CommandPreview, uri.URI(sent))), &pv); err != nil {
+		t.Fatal(err)
+	}
+	if len(pv.Files) != 0 || !strings.Contains(pv.Message, st.Summary) {
+		t.Errorf("fsrb.preview: %+v, want no file and a message saying %q", pv, st.Summary)
+	}
+	c.command(lsp.CommandApplyAll, uri.URI(sent))
+	var said protocol.ShowMessageParams
+	c.waitFor("Apply all's message", func() bool {
+		for _, m := range c.messages {
+			if strings.Contains(m.Message, "nothing to apply") {
+				said = m
+				return true
+			}
+		}
+		return false
+	})
+	if said.Type != protocol.MessageTypeInfo || !strings.Contains(said.Message, st.Summary) || strings.Contains(said.Message, "problem") {
+		t.Errorf("fsrb.applyAll said %+v, want information that the answer holds no edit", said)
+	}
+	c.locked(func() {
+		if len(c.applied) != 0 {
+			t.Errorf("fsrb.applyAll sent %d edits for an answer with no edit", len(c.applied))
+		}
+	})
+
+	// The same text as a patch document: the patch holds no block, an error.
+	text := prose
+	p := c.open("answer.fsrb", &text)
+	if got := errorsOf(c.waitDiagnostics(p, 1)); len(got) != 1 {
+		t.Errorf("a patch document with no block: errors %v, want the one that says so", got)
+	}
+	if err := json.Unmarshal([]byte(c.command(lsp.CommandStatus, p)), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.State != "empty" {
+		t.Errorf("a patch document with no block: state %q, want empty", st.State)
 	}
 }

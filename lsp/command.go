@@ -79,6 +79,9 @@ func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCom
 		return snap.preview(a), nil
 	case CommandApplyAll:
 		switch {
+		case a.state() == lifeEmpty:
+			s.show(ctx, protocol.MessageTypeInfo, "fsrb: nothing to apply: "+a.noEdit())
+			return nil, nil
 		case a.state() == lifeApplied:
 			blocks := plural(len(a.included()), "block")
 			if len(a.skipped) > 0 {

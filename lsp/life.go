@@ -19,6 +19,7 @@ const (
 	lifePartly   lifeState = "partly-applied" // some applied, every other one applies
 	lifeApplied  lifeState = "applied"        // every block stands applied
 	lifeSkipped  lifeState = "skipped"        // the user left the block (every block) out of Apply all
+	lifeEmpty    lifeState = "empty"          // no block at all: prose, such as a chat answer with no edit
 )
 
 // state is the patch's place in its life.
@@ -27,6 +28,9 @@ func (a *analysis) state() lifeState {
 		if p.Kind == core.KindIncomplete && streaming(a.doc.text, p.Span) {
 			return lifeArriving
 		}
+	}
+	if a.empty() {
+		return lifeEmpty
 	}
 	if len(a.patch.Blocks) == 0 || !a.plan.OK() {
 		return lifeProblems
@@ -41,6 +45,33 @@ func (a *analysis) state() lifeState {
 		return lifePartly
 	}
 	return lifeReady
+}
+
+// empty reports whether the document holds no block and nothing that
+// looks like a broken one: the parser's "no blocks" is its only error. A
+// chat is mostly prose, and an answer with no edit in it is not a patch
+// with problems: there is nothing to apply, and the editors say so.
+func (a *analysis) empty() bool {
+	if len(a.patch.Blocks) > 0 {
+		return false
+	}
+	for _, p := range a.plan.Problems.Errors() {
+		if p.Kind != core.KindNoBlocks {
+			return false
+		}
+	}
+	return true
+}
+
+// noEdit says, for an empty document, that it holds no edit: the
+// parser's words ("the answer holds no edit: ...").
+func (a *analysis) noEdit() string {
+	for _, p := range a.plan.Problems {
+		if p.Kind == core.KindNoBlocks {
+			return p.Message
+		}
+	}
+	return "the document holds no edit"
 }
 
 // blockState is one block's place in its life.

@@ -38,6 +38,9 @@ type PreviewFile struct {
 func (s *snapshot) preview(a *analysis) *PreviewReport {
 	rep := &PreviewReport{State: string(a.state()), Files: []PreviewFile{}}
 	switch {
+	case a.state() == lifeEmpty:
+		rep.Message = "nothing to apply: " + a.noEdit()
+		return rep
 	case a.state() == lifeApplied:
 		rep.Message = "nothing to apply: every block of the patch is applied already"
 		return rep

@@ -173,6 +173,8 @@ func (a *analysis) summary() string {
 	}
 	var out string
 	switch st {
+	case lifeEmpty:
+		return a.noEdit()
 	case lifeSkipped:
 		return fmt.Sprintf("skipped: every block is skipped (%s); nothing to apply", plural(total, "block"))
 	case lifePartly:
