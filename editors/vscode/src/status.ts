@@ -23,7 +23,7 @@ interface Counts {
 
 // The answer of the server's `fsrb.status` command.
 interface ServerStatus {
-  state: 'arriving' | 'problems' | 'ready' | 'partly-applied' | 'applied' | 'skipped';
+  state: 'arriving' | 'problems' | 'ready' | 'partly-applied' | 'applied' | 'skipped' | 'empty';
   summary?: string;
   skipped?: number[];
   blocks: { number: number; path: string; state: 'ready' | 'applied' | 'problem' | 'arriving' | 'skipped'; line?: number }[];
@@ -137,6 +137,17 @@ export class BlockStatus implements vscode.Disposable {
     if (gen !== this.generation) return; // a newer update is under way
     const { total, ready, applied, problems } = counts;
     const uri = doc!.uri.toString();
+    if (counts.state === 'empty') {
+      // No block at all. A Markdown answer is mostly prose: nothing to
+      // show. A patch the user opened to apply (the clipboard's) says
+      // plainly that it holds no edit.
+      if (doc!.languageId !== 'fsrb') {
+        this.item.hide();
+        return;
+      }
+      this.show('fsrb: no edit', `${counts.summary ?? 'this text holds no edit'}: nothing to apply`, { title: 'Show problems', command: 'workbench.actions.view.problems' });
+      return;
+    }
     if (counts.skipped && counts.summary) {
       this.showSkipped(counts, uri);
       return;

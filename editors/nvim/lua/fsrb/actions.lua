@@ -170,7 +170,13 @@ function M.show_status(err, result)
   for _, b in ipairs(result.blocks or {}) do
     table.insert(parts, string.format('#%s %s %s', tostring(b.number), tostring(b.state), tostring(b.path)))
   end
-  notify(string.format('%s; %s', summary_of(result), #parts > 0 and table.concat(parts, ', ') or 'no blocks'))
+  if #parts == 0 then
+    -- An answer with no edit in it (state `empty`): the server's sentence
+    -- says so; an older server's "problems: 0 of 0 blocks" says less.
+    notify(result.state == 'empty' and summary_of(result) or summary_of(result) .. '; no blocks')
+    return
+  end
+  notify(string.format('%s; %s', summary_of(result), table.concat(parts, ', ')))
 end
 
 return M
