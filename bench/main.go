@@ -31,7 +31,7 @@ var (
 	quick   = flag.Bool("quick", false, "fewer runs (a smoke test)")
 	fsrbBin = flag.String("fsrb", "", "the fsrb binary to run (default: build ./cmd/fsrb)")
 	lspBin  = flag.String("fsrb-lsp", "", "the fsrb-lsp binary W8 runs (default: build ./cmd/fsrb-lsp)")
-	only    = flag.String("only", "", "comma-separated workloads to run (W1,...,W8)")
+	only    = flag.String("only", "", "comma-separated workloads to run (W1,...,W8, start for the start-up row)")
 	noLSP   = flag.Bool("no-lsp", false, "skip W7 and W8")
 	keep    = flag.String("keep", "", "write the workloads' files and patches under this folder and keep them (for profiling)")
 )
@@ -57,6 +57,15 @@ func main() {
 	if _, err := os.Stat(timeV); err != nil {
 		fmt.Fprintln(os.Stderr, "bench: /usr/bin/time is missing (apt-get install time): no peak RSS figures")
 		timeV = ""
+	}
+	var starts []startRow
+	if selected("start") {
+		rounds := 301
+		if *quick {
+			rounds = 31
+		}
+		fmt.Fprintln(os.Stderr, "bench: start-up (fsrb --version beside a Go hello world) ...")
+		starts = runStartup(tmp, bin, rounds)
 	}
 	var rows []row
 	gens := []func() *workload{w1, w2, w3, func() *workload { return w4(5000) }, func() *workload { return w4(50000) }, w5, w6}
@@ -97,6 +106,7 @@ func main() {
 		printTable(rows)
 	}
 	printStream(streams)
+	printStartup(starts)
 }
 
 // build builds ./cmd/name into dir.
