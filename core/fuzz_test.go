@@ -14,37 +14,53 @@ func FuzzParse(f *testing.F) {
 		"### File: x.md\r\n<<<<<<< NEW_FILE\r\nhi\r\n>>>>>>> NEW_FILE",
 		"x\n<<<<<<< SEARCH\na\n=======\nb\n=======\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n",
 		"```bash\nls\n```\n>>>>>>> REPLACE\n",
+		"Here is `src/a.py`:\n```python\n# ... existing code ...\n```\n````ts x.ts\n```\n````\n",
+		"```js path=a.js start_line=2 end_line=3\r\n// filepath: b.js\r\n  ```\n  x\n",
+		"[file:a](b.py) line:1-2\n```\n// ...\n```\n```python\nc.py\n<<<<<<< SEARCH\n",
 	} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		p := Parse(text, ParseOptions{})
-		in := func(s Span) bool { return 0 <= s.Start && s.Start <= s.End && s.End <= len(text) }
-		for i, b := range p.Blocks {
-			if b.Number != i+1 {
-				t.Fatalf("block %d numbered %d", i, b.Number)
-			}
-			for _, s := range []Span{b.Span, b.Header, b.PathSpan, b.SearchMarker, b.SearchBody, b.Divider, b.ReplaceBody, b.ReplaceMarker} {
-				if !in(s) {
-					t.Fatalf("block #%d span %v outside text of %d bytes", b.Number, s, len(text))
-				}
-			}
-			if markerOf(text[b.SearchMarker.Start:b.SearchMarker.End]) == markNone {
-				t.Fatalf("block #%d: %q is not a marker", b.Number, text[b.SearchMarker.Start:b.SearchMarker.End])
-			}
-			if !b.Incomplete && !b.ReplaceMarker.Empty() && (b.ReplaceMarker.Start < b.SearchMarker.End || b.Span.Start > b.SearchMarker.Start) {
-				t.Fatalf("block #%d: spans out of order: %+v", b.Number, b)
-			}
-			if !b.Header.Empty() && b.PathSpan.Start < b.Header.Start {
-				t.Fatalf("block #%d: path outside its header", b.Number)
-			}
-		}
-		for _, pr := range p.Problems {
-			if !in(pr.Span) {
-				t.Fatalf("problem %v span %v outside text", pr, pr.Span)
-			}
-		}
+		// Snippets on and off: with it, every fence that names a file is
+		// a block too.
+		parseChecked(t, text, ParseOptions{})
+		parseChecked(t, text, ParseOptions{Snippets: true})
 	})
+}
+
+// parseChecked parses text with opt and checks what FuzzParse holds.
+func parseChecked(t *testing.T, text string, opt ParseOptions) {
+	t.Helper()
+	p := Parse(text, opt)
+	checkSnippetSpans(t, text, p)
+	in := func(s Span) bool { return 0 <= s.Start && s.Start <= s.End && s.End <= len(text) }
+	for i, b := range p.Blocks {
+		if b.Number != i+1 {
+			t.Fatalf("block %d numbered %d", i, b.Number)
+		}
+		for _, s := range []Span{b.Span, b.Header, b.PathSpan, b.SearchMarker, b.SearchBody, b.Divider, b.ReplaceBody, b.ReplaceMarker} {
+			if !in(s) {
+				t.Fatalf("block #%d span %v outside text of %d bytes", b.Number, s, len(text))
+			}
+		}
+		opener := text[b.SearchMarker.Start:b.SearchMarker.End]
+		if f, ok := fenceOf(opener); b.Op == OpSnippet && (!ok || f.ticks == 0) {
+			t.Fatalf("block #%d: %q is not a fence", b.Number, opener)
+		} else if b.Op != OpSnippet && markerOf(opener) == markNone {
+			t.Fatalf("block #%d: %q is not a marker", b.Number, opener)
+		}
+		if !b.Incomplete && !b.ReplaceMarker.Empty() && (b.ReplaceMarker.Start < b.SearchMarker.End || b.Span.Start > b.SearchMarker.Start) {
+			t.Fatalf("block #%d: spans out of order: %+v", b.Number, b)
+		}
+		if !b.Header.Empty() && b.PathSpan.Start < b.Header.Start {
+			t.Fatalf("block #%d: path outside its header", b.Number)
+		}
+	}
+	for _, pr := range p.Problems {
+		if !in(pr.Span) {
+			t.Fatalf("problem %v span %v outside text", pr, pr.Span)
+		}
+	}
 }
 
 // FuzzApplyInverse: a block that applies, followed by its inverse (SEARCH

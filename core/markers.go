@@ -296,8 +296,22 @@ func fileName(raw string) (string, bool) {
 // exists. Of several paths only one that exists counts. No path, or two,
 // is no answer.
 func prosePath(line string, exists func(string) bool) (at, n int, ok bool) {
-	type span struct{ at, n int }
-	var paths, existing []span
+	paths, existing := prosePaths(line, exists)
+	switch {
+	case len(paths) == 1:
+		return paths[0].at, paths[0].n, true
+	case len(existing) == 1:
+		return existing[0].at, existing[0].n, true
+	}
+	return 0, 0, false
+}
+
+// proseSpan is a path in a prose line: its offset and length.
+type proseSpan struct{ at, n int }
+
+// prosePaths lists the spans in backticks of a prose line that are paths
+// (see prosePath), and those of them that name files that exist.
+func prosePaths(line string, exists func(string) bool) (paths, existing []proseSpan) {
 	for i := 0; i < len(line); {
 		open := strings.IndexByte(line[i:], '`')
 		if open < 0 {
@@ -318,18 +332,12 @@ func prosePath(line string, exists func(string) bool) (at, n int, ok bool) {
 		if !there && (slash < 0 || !barePath(s) || !hasExtension(s[slash+1:])) {
 			continue // `os.path`, `config.DEBUG`: names in code, not files
 		}
-		paths = append(paths, span{at, len(s)})
+		paths = append(paths, proseSpan{at, len(s)})
 		if there {
-			existing = append(existing, span{at, len(s)})
+			existing = append(existing, proseSpan{at, len(s)})
 		}
 	}
-	switch {
-	case len(paths) == 1:
-		return paths[0].at, paths[0].n, true
-	case len(existing) == 1:
-		return existing[0].at, existing[0].n, true
-	}
-	return 0, 0, false
+	return paths, existing
 }
 
 // barePath reports a header line that is a path and nothing else

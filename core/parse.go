@@ -19,6 +19,12 @@ type ParseOptions struct {
 	// editor): a last diff hunk shorter than its "@@ -l,n +l,n @@" counts
 	// is then cut short, not miscounted, and is not applied.
 	Streaming bool
+
+	// Snippets reads a chat answer's fenced code blocks that name their
+	// file as OpSnippet blocks (snippet.go; docs/formats.md "Answers as
+	// chat tools write them"). Off, such a block is prose, as in every
+	// release before: the edit formats only.
+	Snippets bool
 }
 
 // Parse reads every block of a patch in dialects 1-4 of docs/ARCHITECTURE.md
@@ -66,6 +72,10 @@ func Parse(text string, opt ParseOptions) *Patch {
 	if !f.Forced {
 		if p := mixedFormats(lines, patch); p != nil {
 			patch.Problems = append(patch.Problems, *p)
+		} else if opt.Snippets && f.Name != FormatSearchReplace {
+			if p := droppedSnippet(text, lines, opt, patch); p != nil {
+				patch.Problems = append(patch.Problems, *p)
+			}
 		}
 	}
 	patch.Problems.Sort()
@@ -83,9 +93,22 @@ func parseSearchReplace(text string, lines []line, opt ParseOptions) *Patch {
 	// by appends copies them over and over (BenchmarkW1). Every opening
 	// marker holds "SEARCH" or "NEW_FILE"; a text full of those words
 	// reserves at most 4,096, and appends grow past that.
-	p.patch.Blocks = make([]Block, 0, min(4096, strings.Count(text, "SEARCH")+strings.Count(text, "NEW_FILE")))
+	// With snippets, every other fence line may open one instead (or be
+	// the fence around a SEARCH block).
+	n := strings.Count(text, "SEARCH") + strings.Count(text, "NEW_FILE")
+	if opt.Snippets {
+		n = max(n, strings.Count(text, "```")/2)
+	}
+	p.patch.Blocks = make([]Block, 0, min(4096, n))
 	p.run()
-	if len(p.patch.Blocks) == 0 && !p.patch.Problems.HasErrors() {
+	if len(p.patch.Blocks) == 0 && !p.patch.Problems.HasErrors() && opt.Snippets {
+		p.patch.Problems = append(p.patch.Problems, Problem{
+			Kind:    KindNoBlocks,
+			Message: "the answer holds no edit: no SEARCH/REPLACE block and no code block that names its file",
+			Hint:    "name the file of a code block in its info string (```python src/app.py) or in a first line // filepath: src/app.py, or write SEARCH/REPLACE blocks",
+			Span:    Span{0, len(text)},
+		})
+	} else if len(p.patch.Blocks) == 0 && !p.patch.Problems.HasErrors() {
 		p.patch.Problems = append(p.patch.Problems, Problem{
 			Kind:    KindNoBlocks,
 			Message: "the patch holds no SEARCH/REPLACE block",
@@ -106,6 +129,7 @@ type parser struct {
 }
 
 func (p *parser) run() {
+	inFence := 0 // with Snippets: see fenceLine
 	for i := 0; i < len(p.lines); {
 		l := p.lines[i]
 		switch markerOf(l.text) {
@@ -126,6 +150,12 @@ func (p *parser) run() {
 				Hint:    `if it is text of a SEARCH or REPLACE body, escape it with a backslash ("\` + strings.TrimSpace(l.text) + `"); otherwise add the <<<<<<< SEARCH part before it`,
 				Span:    Span{l.start, l.end},
 			})
+		}
+		if p.opt.Snippets {
+			if next, ok := p.fenceLine(i, &inFence); ok {
+				i = next
+				continue
+			}
 		}
 		if next, ok := p.shell(i); ok {
 			i = next

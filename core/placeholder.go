@@ -35,10 +35,10 @@ var placeholderWords = map[string]bool{
 	"our": false, "my": false, "still": false, "goes": false, "go": false,
 	"stays": false, "stay": false, "remains": false, "remain": false,
 	"here": false, "there": false, "above": false, "below": false,
-	"same": false, "before": false, "keep": false, "kept": false,
+	"before": false, "keep": false, "kept": false,
 	"left": false, "out": false, "else": false, "as-is": false,
 	// What is left out, and how it is said to be.
-	"rest": true, "remainder": true, "remaining": true, "existing": true,
+	"rest": true, "same": true, "remainder": true, "remaining": true, "existing": true,
 	"other": true, "others": true, "more": true, "previous": true,
 	"original": true, "everything": true, "unchanged": true, "omitted": true,
 	"omit": true, "elided": true, "elide": true, "unmodified": true,
@@ -180,9 +180,14 @@ func mayBePlaceholder(line string) bool {
 
 // uncomment strips one whole-line comment's delimiters.
 func uncomment(t string) (string, bool) {
-	for _, c := range [...]struct{ open, close string }{
-		{"<!--", "-->"}, {"{/*", "*/}"}, {"/*", "*/"}, {"//", ""}, {"#", ""}, {"--", ""}, {";", ""}, {"%", ""},
-	} {
+	inner, form := uncommentForm(t)
+	return inner, form != 0
+}
+
+// uncommentForm strips one whole-line comment's delimiters (commentForms)
+// and says which form they were, 0 for none.
+func uncommentForm(t string) (string, commentSet) {
+	for _, c := range commentForms {
 		if !strings.HasPrefix(t, c.open) {
 			continue
 		}
@@ -193,9 +198,29 @@ func uncomment(t string) (string, bool) {
 		if c.close != "" {
 			t = strings.TrimSuffix(strings.TrimSpace(t), c.close)
 		}
-		return strings.TrimSpace(t), true
+		return strings.TrimSpace(t), c.set
 	}
-	return t, false
+	return t, 0
+}
+
+// omissionMarker reports whether line, of a chat answer's code block
+// (OpSnippet) whose file has the comment forms comments (commentsOf),
+// is an omission marker: a whole-line comment of one of those forms that
+// the placeholder guard takes for a placeholder ("// ... existing code
+// ...", "# ... rest of code ...", "{/* ... */}", "// ..."). One
+// vocabulary serves both, so that what the guard refuses in a REPLACE
+// body is what a snippet may leave out. Code is never one: Python's
+// "..." statement, JavaScript's spread, Go's variadic "...", nor a
+// comment leader the language does not have ("# ..." in JavaScript).
+func omissionMarker(line string, comments commentSet) bool {
+	if !mayBePlaceholder(line) {
+		return false
+	}
+	t := strings.TrimSpace(line)
+	if _, form := uncommentForm(t); form == 0 || comments&form == 0 {
+		return false
+	}
+	return omission(t)
 }
 
 // unbracket strips one pair of brackets around the whole text.

@@ -17,6 +17,14 @@ type jsonBlock struct {
 	StartLine int    `json:"start_line"`
 	EndLine   int    `json:"end_line"`
 	Dialect   string `json:"dialect"`
+
+	// A chat snippet's (op "snippet"): the fence's language, the lines of
+	// the file it replaces (CopilotChat), its omission marker lines
+	// (0-based lines of replace).
+	Lang      string `json:"lang,omitempty"`
+	FromLine  int    `json:"from_line,omitempty"`
+	ToLine    int    `json:"to_line,omitempty"`
+	Omissions []int  `json:"omissions,omitempty"`
 }
 
 // Blocks lists what a patch holds (--blocks): every edit block with its
@@ -36,7 +44,8 @@ func Blocks(w io.Writer, patch *core.Patch, asJSON bool) error {
 	for _, b := range patch.Blocks {
 		start, end := lines(b.Span)
 		out = append(out, jsonBlock{Number: b.Number, Path: b.Path, Op: string(b.Op), Search: b.Search,
-			Replace: b.Replace, StartLine: start, EndLine: end, Dialect: string(b.Dialect)})
+			Replace: b.Replace, StartLine: start, EndLine: end, Dialect: string(b.Dialect),
+			Lang: b.Lang, FromLine: b.FromLine, ToLine: b.ToLine, Omissions: b.Omissions})
 	}
 	for _, s := range patch.Shell {
 		start, end := lines(s.Span)
@@ -60,6 +69,8 @@ func Blocks(w io.Writer, patch *core.Patch, asJSON bool) error {
 		switch b.Op {
 		case string(core.OpShell):
 			fmt.Fprintf(w, "  -  shell    (%s) lines %d-%d, not run: %s\n", b.Dialect, b.StartLine, b.EndLine, firstLine(b.Replace))
+		case string(core.OpSnippet):
+			fmt.Fprintf(w, "#%-3d %-7s %s  lines %d-%d%s\n", b.Number, b.Op, b.Path, b.StartLine, b.EndLine, snippetNote(b))
 		default:
 			fmt.Fprintf(w, "#%-3d %-7s %s  lines %d-%d\n", b.Number, b.Op, b.Path, b.StartLine, b.EndLine)
 		}
@@ -69,6 +80,22 @@ func Blocks(w io.Writer, patch *core.Patch, asJSON bool) error {
 		fmt.Fprintf(w, "%s: %s\n", pr.Severity, pr.Error())
 	}
 	return nil
+}
+
+// snippetNote says what a snippet's listing line adds: the file lines it
+// replaces, and how many omission markers it has.
+func snippetNote(b jsonBlock) string {
+	var parts []string
+	if b.FromLine > 0 {
+		parts = append(parts, fmt.Sprintf("replaces file lines %d-%d", b.FromLine, b.ToLine))
+	}
+	if n := len(b.Omissions); n > 0 {
+		parts = append(parts, Plural(n, "omission marker"))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 func firstLine(s string) string {

@@ -22,7 +22,8 @@ var update = flag.Bool("update", false, "rewrite the stdout, stderr and json sec
 //	-- patch.fsrb --   the patch (the first "patch." section)
 //	-- in/PATH --      the files it runs on (core.MapFS)
 //	-- run --          how it ran, "key: value" lines: mode (apply, dry-run,
-//	                   partial, blocks), fuzzy, revert, color, commit-error (the commit
+//	                   partial, blocks), fuzzy, revert, color, snippets (chat
+//	                   answers' named code blocks read), commit-error (the commit
 //	                   failed with this message, and was rolled back),
 //	                   recovery (an interrupted commit is pending: nothing ran)
 //	-- stdout --, -- stderr --   report.Human's text (report.Blocks' for blocks)
@@ -96,7 +97,7 @@ func render(t *testing.T, ar *txtar.Archive) map[string]string {
 			}
 		}
 	}
-	patch := core.Parse(text, core.ParseOptions{Exists: func(name string) bool {
+	patch := core.Parse(text, core.ParseOptions{Snippets: run["snippets"] == "true", Exists: func(name string) bool {
 		_, err := fsys.ReadFile(name)
 		return err == nil
 	}})
