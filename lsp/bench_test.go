@@ -86,7 +86,7 @@ func BenchmarkStreamChunk(b *testing.B) {
 func benchStream(b *testing.B, w *gen.Workload) {
 	root := writeFiles(b, w.Files)
 	// Files a moment old are read again each time (a stamp that young may
-	// hide a change: readcache.go); a workspace's targets are older.
+	// hide a change: diskreads.go); a workspace's targets are older.
 	hourAgo := time.Now().Add(-time.Hour)
 	for name := range w.Files {
 		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(name)), hourAgo, hourAgo); err != nil {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -265,7 +264,7 @@ func (s *snapshot) ownEdits(plan *core.Plan) map[string]*ownEdit {
 	for _, fc := range plan.Files {
 		w := &ownEdit{
 			text: string(fc.Bytes()), deleted: fc.Action == core.ActionDelete, docVersion: -1, before: string(fc.Old),
-			disk: statFile(filepath.Join(s.view.root, filepath.FromSlash(fc.Path))),
+			disk: s.view.stat(fc.Path),
 		}
 		if d, ok := s.overlay[fc.Path]; ok {
 			w.docVersion = d.version

@@ -29,7 +29,7 @@ const (
 	// command itself; Neovim 0.7's initialize result stays as it was.
 	CommandPreview = "fsrb.preview" // args: patch document URI; answers a PreviewReport
 	// CommandApplied is the command of the Apply and Revert code actions:
-	// the client runs it once it applied the action's edit (disk.go).
+	// the client runs it once it applied the action's edit (actionedits.go).
 	CommandApplied = "fsrb.applied" // args: the id the action carries
 )
 

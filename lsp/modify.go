@@ -87,11 +87,11 @@ func (s *Server) advance(m modification) (*snapshot, map[uri.URI]bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	t := &step{old: s.snap, next: s.snap.clone(), deps: s.deps, log: s.log, affected: map[uri.URI]bool{}}
-	if m.kind != modChange {
+	if m.kind != modChange && t.next.view != nil {
 		// Any other event may come with a change on disk (a save, a
-		// watcher's report, a file closed): the next analyses stat the
-		// files they read again (readcache.go).
-		t.next.reads.unconfirm()
+		// watcher's report, a file closed): no stat or walk begun before
+		// it stands for the disk after it (diskreads.go).
+		t.next.view.cache.unconfirm()
 	}
 	if err := modifiers[m.kind](t, m); err != nil {
 		return nil, nil, err

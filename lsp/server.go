@@ -120,7 +120,7 @@ type Server struct {
 	// that name it.
 	deps map[uri.URI]map[string]bool
 	// actionEdits holds what the edits of the last code actions leave, by
-	// the id their command carries (disk.go).
+	// the id their command carries (actionedits.go).
 	actionEdits map[string]*actionEdit
 	actionOrder []string
 	actionSeq   int
@@ -135,7 +135,7 @@ func newServer(conn *rpc.Conn, opt Options) *Server {
 		log:    opt.Logger,
 		opt:    opt,
 		exit:   make(chan int, 1),
-		snap:   emptySnapshot(newTrees(), newPriorPlans(), newReadCache()),
+		snap:   emptySnapshot(newTrees(), newPriorPlans()),
 		deps:   map[uri.URI]map[string]bool{},
 
 		actionEdits: map[string]*actionEdit{},

@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sync"
-	"time"
 
 	"go.lsp.dev/uri"
 
@@ -19,6 +18,7 @@ type view struct {
 	root      string // absolute, links resolved (commit.Disk.Root)
 	slashRoot string
 	disk      *commit.Disk
+	cache     *readCache // what the session read of the disk (diskreads.go)
 }
 
 func newView(root string) (*view, error) {
@@ -26,7 +26,7 @@ func newView(root string) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &view{root: disk.Root, slashRoot: filepath.ToSlash(disk.Root), disk: disk}, nil
+	return &view{root: disk.Root, slashRoot: filepath.ToSlash(disk.Root), disk: disk, cache: newReadCache()}, nil
 }
 
 // key is the real path, relative to the root, of the file a URI names; ""
@@ -119,48 +119,34 @@ type snapshot struct {
 	// prior is the session's last plan of each patch document, and reads
 	// its files as the disk last showed them: shared by every snapshot.
 	prior *priorPlans
-	reads *readCache
+	// reads holds what this snapshot read of the disk (diskreads.go).
+	reads *diskReads
 	// skips holds the blocks skipped in each open patch document (skip.go).
 	skips map[uri.URI][]skipMark
 
 	mu       sync.Mutex
 	analyses map[uri.URI]*analysisOnce
-	stamps   map[string]stamp // files read from disk, as the disk was then
-	// young holds what was read of the files whose stamp was too young to
-	// show a change (racy, readcache.go): a disk check compares their
-	// content.
-	young map[string][]byte
-	// walks holds the paths this snapshot resolved by an earlier walk of
-	// their links (readcache.go), for a disk check to walk again.
-	walks map[string]resolved
-	// checked is set once a disk check compared this snapshot's stamps
-	// with the disk: from then on its reads stat the disk, trusting no
-	// earlier stat (readDisk), since an edit may be built from them.
-	checked bool
 }
 
 var _ core.FS = (*snapshot)(nil)
 
-func emptySnapshot(trees *treesitter.Cache, prior *priorPlans, reads *readCache) *snapshot {
+func emptySnapshot(trees *treesitter.Cache, prior *priorPlans) *snapshot {
 	return &snapshot{
 		trees:    trees,
 		prior:    prior,
-		reads:    reads,
+		reads:    newDiskReads(),
 		docs:     map[uri.URI]*document{},
 		overlay:  map[string]*document{},
 		written:  map[string]*ownEdit{},
 		synced:   map[string]*bufferSync{},
 		skips:    map[uri.URI][]skipMark{},
 		analyses: map[uri.URI]*analysisOnce{},
-		stamps:   map[string]stamp{},
-		young:    map[string][]byte{},
-		walks:    map[string]resolved{},
 	}
 }
 
 // clone copies the maps a modification changes; analyses start afresh.
 func (s *snapshot) clone() *snapshot {
-	c := emptySnapshot(s.trees, s.prior, s.reads)
+	c := emptySnapshot(s.trees, s.prior)
 	c.seq, c.view, c.settings = s.seq+1, s.view, s.settings
 	for k, v := range s.docs {
 		c.docs[k] = v
@@ -203,7 +189,7 @@ func (s *snapshot) ReadFile(name string) ([]byte, error) {
 	if s.view == nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: errNoWorkspace}
 	}
-	return s.readDisk(name)
+	return s.reads.readFile(s.view, name)
 }
 
 // RealPath implements core.FS. Links are a property of the disk; an open
@@ -213,13 +199,7 @@ func (s *snapshot) RealPath(name string) (string, error) {
 	if s.view == nil {
 		return "", &fs.PathError{Op: "resolve", Path: name, Err: errNoWorkspace}
 	}
-	now := time.Now().UnixNano()
-	if r, ok := s.reads.recentPath(s.view.root, name, now); ok && s.walkUnchecked(name, r) {
-		return r.real, r.err
-	}
-	real, err := s.view.disk.RealPath(name)
-	s.reads.putPath(s.view.root, name, resolved{real: real, err: err, at: now})
-	return real, err
+	return s.reads.realPath(s.view, name)
 }
 
 // FilesNamed implements core.Namesakes: the disk's files (a buffer not

@@ -3,8 +3,6 @@ package lsp
 import (
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -39,22 +37,17 @@ type onDisk struct {
 	data  string // the bytes, BOM included; "" when missing
 }
 
-// readOnDisk stats, then reads, so that a write between the two shows as a
-// change at the next stat.
+// readOnDisk reads key from disk (diskreads.go): a write between its stat
+// and its read shows as a change at the next stat.
 func (v *view) readOnDisk(key string) onDisk {
 	if v == nil || key == "" {
 		return onDisk{stamp: stamp{missing: true}}
 	}
-	full := filepath.Join(v.root, filepath.FromSlash(key))
-	st := statFile(full)
-	if st.missing {
-		return onDisk{stamp: st}
-	}
-	data, err := os.ReadFile(full)
-	if err != nil {
+	r := v.load(key)
+	if r.st.missing || r.err != nil {
 		return onDisk{stamp: stamp{missing: true}}
 	}
-	return onDisk{stamp: st, data: string(data)}
+	return onDisk{stamp: r.st, data: string(r.data)}
 }
 
 // text is the file's text as an editor shows it.
@@ -155,7 +148,7 @@ func (s *snapshot) openOnDisk() []string {
 	}
 	var out []string
 	for k, b := range s.synced {
-		if statFile(filepath.Join(s.view.root, filepath.FromSlash(k))) != b.disk.stamp {
+		if s.view.stat(k) != b.disk.stamp {
 			out = append(out, k)
 		}
 	}
