@@ -86,7 +86,7 @@ type readCache struct {
 	mu    sync.Mutex
 	gen   uint64 // the generation: 1 at first, one more at every unconfirm
 	files map[string]cachedRead
-	size  int
+	size  int // the bytes in files, counted from the entries they hold
 	paths map[string]cachedWalk
 }
 
@@ -191,8 +191,7 @@ func (c *readCache) load(name string, stat func() stamp, read func() ([]byte, er
 	seen := c.begin()
 	st := stat()
 	c.mu.Lock()
-	r, ok := c.files[name]
-	if ok && r.st == st && !st.missing && !r.young() {
+	if r, ok := c.files[name]; ok && r.st == st && !st.missing && !r.young() {
 		r.seen = seen
 		c.files[name] = r
 		c.mu.Unlock()
@@ -208,8 +207,10 @@ func (c *readCache) load(name string, stat func() stamp, read func() ([]byte, er
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if ok {
-		c.size -= len(r.data)
+	// The entry this one replaces is the one there now: another load of
+	// the same name may have replaced the one seen above.
+	if old, ok := c.files[name]; ok {
+		c.size -= len(old.data)
 		delete(c.files, name)
 	}
 	if err != nil || st.missing || len(data) > readCacheMax/4 {

@@ -120,6 +120,27 @@ func TestReadCacheStatBeforeUnconfirm(t *testing.T) {
 	}
 }
 
+// Two loads of one name that both miss replace one entry between them:
+// the size counts what the cache holds.
+func TestReadCacheSizeTwoLoads(t *testing.T) {
+	c := newReadCache()
+	old := time.Now().Add(-time.Hour).UnixNano()
+	reads := 0
+	c.load("a.py", stats(stamp{size: 4, mtime: old}), reading(&reads, "a=1\n"))
+	st := stamp{size: 5, mtime: old + 1}
+	c.load("a.py", stats(st), func() ([]byte, error) {
+		c.load("a.py", stats(st), reading(&reads, "a=22\n")) // the other load, while this one reads
+		return []byte("a=22\n"), nil
+	})
+	sum := 0
+	for _, r := range c.files {
+		sum += len(r.data)
+	}
+	if c.size != sum {
+		t.Errorf("size %d, the entries hold %d bytes", c.size, sum)
+	}
+}
+
 // workspace is a view of a new folder holding files.
 func workspace(t *testing.T, files map[string]string) *view {
 	t.Helper()
