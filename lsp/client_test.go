@@ -40,6 +40,9 @@ type testClient struct {
 	progress  []json.RawMessage
 	applied   []protocol.ApplyWorkspaceEditParams
 	refreshes int // workspace/codeLens/refresh requests received
+	// events lists what the server sent, in the order it arrived:
+	// "publish <uri> <version>" and the method of each refresh request.
+	events []string
 	// pulls: the client pulls diagnostics (its capabilities say so), as
 	// VS Code does: after its own didOpen and didChange, and for every
 	// open document on workspace/diagnostic/refresh; each answer lands in
@@ -155,7 +158,11 @@ func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 		if c.pulls {
 			c.t.Errorf("publishDiagnostics to a client that pulls diagnostics: %s", req.Params())
 		}
-		c.record(func() { c.diags[p.URI] = append(c.diags[p.URI], p) })
+		c.record(func() {
+			c.diags[p.URI] = append(c.diags[p.URI], p)
+			v, _ := p.Version.Get()
+			c.events = append(c.events, fmt.Sprintf("publish %s %d", p.URI, v))
+		})
 		return nil, nil
 	case protocol.MethodWindowShowMessage:
 		var p protocol.ShowMessageParams
@@ -182,14 +189,14 @@ func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, er
 	case protocol.MethodWindowWorkDoneProgressCreate, protocol.MethodClientRegisterCapability:
 		return nil, nil
 	case "workspace/codeLens/refresh":
-		c.record(func() { c.refreshes++ })
+		c.record(func() { c.refreshes++; c.events = append(c.events, req.Method()) })
 		return nil, nil
 	case "workspace/diagnostic/refresh":
-		c.record(func() { c.diagRefreshes++ })
+		c.record(func() { c.diagRefreshes++; c.events = append(c.events, req.Method()) })
 		go c.pullAll()
 		return nil, nil
 	case "workspace/inlayHint/refresh":
-		c.record(func() { c.hintRefreshes++ })
+		c.record(func() { c.hintRefreshes++; c.events = append(c.events, req.Method()) })
 		return nil, nil
 	case protocol.MethodWindowShowDocument:
 		var p protocol.ShowDocumentParams

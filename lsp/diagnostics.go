@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -40,6 +41,9 @@ type diagnoser struct {
 	// the one due, if any (refreshLenses).
 	lensesAt  time.Time
 	lensTimer *time.Timer
+	// asked counts the refresh requests sent, by method: read without
+	// d.mu, which some of the senders hold.
+	asked map[string]*atomic.Int64
 }
 
 // minDebounce coalesces the changes an editor sends together (a paste, a
@@ -56,6 +60,11 @@ func newDiagnoser(s *Server, ceiling time.Duration) *diagnoser {
 		pulls:     newStaleness(),
 		hints:     newStaleness(),
 		stale:     map[string]bool{},
+		asked: map[string]*atomic.Int64{
+			methodDiagnosticRefresh: new(atomic.Int64),
+			methodInlayHintRefresh:  new(atomic.Int64),
+			methodCodeLensRefresh:   new(atomic.Int64),
+		},
 	}
 }
 

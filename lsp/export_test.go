@@ -15,3 +15,10 @@ func SetTestHook(t testing.TB, f func(ctx context.Context, method string)) {
 
 // LensEvery is the shortest time between two codeLens/refresh requests.
 const LensEvery = lensEvery
+
+// Asked is how many refresh requests of method (workspace/codeLens/refresh,
+// workspace/diagnostic/refresh, workspace/inlayHint/refresh) the session
+// sent so far, arrived or not. Diagnostics runs, one at a time, decide
+// theirs before they return: once a later run's diagnostics arrived, what
+// the runs before it asked for is counted.
+func (s *Session) Asked(method string) int64 { return s.srv.diag.asked[method].Load() }

@@ -133,6 +133,7 @@ func (d *diagnoser) answered(ctx context.Context, st *staleness, u uri.URI, a an
 // refresh sends a refresh request (codeLens, inlayHint, diagnostic) on its
 // own goroutine, so that a slow client never holds diagnostics up.
 func (d *diagnoser) refresh(ctx context.Context, method string) {
+	d.asked[method].Add(1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
