@@ -31,6 +31,10 @@ func (a *analysis) status(n int) string {
 		switch {
 		case res.Rung == "create":
 			return "creates " + b.Path
+		case res.Shape != "":
+			// A chat snippet's shape is how it was placed, by rule:
+			// nothing fuzzy about it.
+			return fmt.Sprintf("applies at %s:%d (%s)", b.Path, res.Line, res.Shape)
 		case res.Rung != "exact" && res.Rung != "":
 			return fmt.Sprintf("applies at %s:%d (fuzzy: %s)", b.Path, res.Line, res.Rung)
 		}
