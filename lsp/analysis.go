@@ -107,6 +107,7 @@ func (s *snapshot) compute(d *document) *analysis {
 	}
 	// Streaming: an answer may still be arriving in the editor.
 	patch := core.Parse(d.text, core.ParseOptions{Exists: exists, Streaming: true})
+	s.rangesAsSeen(d.uri, patch)
 	a.patch = patch
 	// A plan that validates may still break a file's syntax: a warning on
 	// the block whose new lines hold the error (docs/ARCHITECTURE.md

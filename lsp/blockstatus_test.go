@@ -22,7 +22,7 @@ func TestStatusOfSnippet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := emptySnapshot(nil, newPriorPlans())
+	s := emptySnapshot(nil, newPriorPlans(), newSeenFiles())
 	s.view = v
 	patch := &core.Patch{Blocks: []core.Block{{
 		Number: 1, Path: "app.py", Op: core.OpSnippet, Dialect: core.DialectChat, Lang: "python",

@@ -178,7 +178,7 @@ func TestDiskCheckWalksTrustedPaths(t *testing.T) {
 	}
 	link("cur.py", "a.py")
 	link("other.py", "a.py")
-	first := emptySnapshot(nil, newPriorPlans())
+	first := emptySnapshot(nil, newPriorPlans(), newSeenFiles())
 	first.view = v
 	for _, name := range []string{"cur.py", "other.py"} {
 		if real, err := first.RealPath(name); err != nil || real != "a.py" {
@@ -221,7 +221,7 @@ func TestDiskCheckWalksTrustedPaths(t *testing.T) {
 // shows in the next snapshot, never in a second read of the same one.
 func TestSnapshotReadsOnce(t *testing.T) {
 	v := workspace(t, map[string]string{"a.py": "x = 1\n"})
-	s := emptySnapshot(nil, newPriorPlans())
+	s := emptySnapshot(nil, newPriorPlans(), newSeenFiles())
 	s.view = v
 	if got, err := s.ReadFile("a.py"); err != nil || string(got) != "x = 1\n" {
 		t.Fatalf("a.py: %q, %v", got, err)

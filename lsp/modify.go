@@ -179,6 +179,7 @@ func (t *step) close(m modification) error {
 	t.affected[m.uri] = true // the diagnoser clears what it published
 	delete(t.deps, m.uri)
 	next.prior.forget(m.uri)
+	next.seen.forget(m.uri)
 	return nil
 }
 

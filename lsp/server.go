@@ -135,7 +135,7 @@ func newServer(conn *rpc.Conn, opt Options) *Server {
 		log:    opt.Logger,
 		opt:    opt,
 		exit:   make(chan int, 1),
-		snap:   emptySnapshot(newTrees(), newPriorPlans()),
+		snap:   emptySnapshot(newTrees(), newPriorPlans(), newSeenFiles()),
 		deps:   map[uri.URI]map[string]bool{},
 
 		actionEdits: map[string]*actionEdit{},

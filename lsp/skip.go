@@ -244,6 +244,7 @@ func (s *snapshot) anchorSkips(u uri.URI, text string) {
 		return
 	}
 	patch := core.Parse(text, core.ParseOptions{Exists: s.exists, Streaming: true})
+	s.rangesAsSeen(u, patch) // the blocks as analyses read them, keys alike
 	var out []skipMark
 	for n := range s.skippedBlocks(u, patch) {
 		b := patch.Block(n)

@@ -121,6 +121,9 @@ type snapshot struct {
 	prior *priorPlans
 	// reads holds what this snapshot read of the disk (diskreads.go).
 	reads *diskReads
+	// seen holds the files line-range blocks name as each patch document
+	// first saw them (seen.go): shared by every snapshot.
+	seen *seenFiles
 	// skips holds the blocks skipped in each open patch document (skip.go).
 	skips map[uri.URI][]skipMark
 
@@ -130,11 +133,12 @@ type snapshot struct {
 
 var _ core.FS = (*snapshot)(nil)
 
-func emptySnapshot(trees *treesitter.Cache, prior *priorPlans) *snapshot {
+func emptySnapshot(trees *treesitter.Cache, prior *priorPlans, seen *seenFiles) *snapshot {
 	return &snapshot{
 		trees:    trees,
 		prior:    prior,
 		reads:    newDiskReads(),
+		seen:     seen,
 		docs:     map[uri.URI]*document{},
 		overlay:  map[string]*document{},
 		written:  map[string]*ownEdit{},
@@ -146,7 +150,7 @@ func emptySnapshot(trees *treesitter.Cache, prior *priorPlans) *snapshot {
 
 // clone copies the maps a modification changes; analyses start afresh.
 func (s *snapshot) clone() *snapshot {
-	c := emptySnapshot(s.trees, s.prior)
+	c := emptySnapshot(s.trees, s.prior, s.seen)
 	c.seq, c.view, c.settings = s.seq+1, s.view, s.settings
 	for k, v := range s.docs {
 		c.docs[k] = v
