@@ -265,6 +265,9 @@ func (r *resolver) emit(F, B []Item, steps []step, flo, fhi int, open bool) *sni
 		if len(stretch) > 0 && !paired(stretch) && !edge {
 			return r.noPlace(itemsOf(B, stretch))
 		}
+		if err := r.besideMarker(F, B, steps, start, k); err != nil {
+			return err
+		}
 		start = k + 1
 	}
 	fc := flo
@@ -295,6 +298,11 @@ func (r *resolver) emit(F, B []Item, steps []step, flo, fhi int, open bool) *sni
 				r.out = append(r.out, r.file[fc:to]...)
 				if marker != nil {
 					r.kept = append(r.kept, keptOf(B[marker.bi].Start, fc, to, r.file))
+					if n := len(r.out); n > 0 && strings.TrimSpace(r.out[n-1]) != "" {
+						// The new text's own spacing, unless the kept text ends
+						// with the file's.
+						r.out = r.blockLines(r.out, B[marker.bi].End, it.Lead)
+					}
 				}
 				fc, marker = to, nil
 			} else if prevEnd >= 0 {
@@ -359,9 +367,61 @@ func (r *resolver) emit(F, B []Item, steps []step, flo, fhi int, open bool) *sni
 	return nil
 }
 
+// besideMarker refuses new text that stands between a marker and the
+// nearest paired item of its stretch, steps[start:k], when structure
+// cannot tell it from the file's item on the other side of the marker:
+// both with no structure (no definition, no statement target), it may be
+// new text or a rewrite of the first kept item, which only similarity
+// could tell.
+func (r *resolver) besideMarker(F, B []Item, steps []step, start, k int) *snippetRefusal {
+	structured := func(it Item) bool { return it.Definition() || it.Key != "" }
+	check := func(s step, kept int) *snippetRefusal {
+		it := B[s.bi]
+		if s.fj >= 0 || structured(it) || r.isComment(r.block, it) || kept < 0 || kept >= len(F) || structured(F[kept]) {
+			return nil
+		}
+		return &snippetRefusal{kind: KindAmbiguous, line: F[kept].Start + 1,
+			msg: fmt.Sprintf("block #%d: line %d, %q, stands next to an omission marker and matches no line of %s: it could be new text or rewrite line %d, %q, which the marker keeps",
+				r.b.Number, it.Start+1, strings.TrimSpace(r.block[it.Start]), r.path, F[kept].Start+1, strings.TrimSpace(r.file[F[kept].Start])),
+			hint: "show the line of the file it comes after or replaces between it and the marker, or use a SEARCH/REPLACE block"}
+	}
+	last := -1 // the last file item paired before the stretch's end
+	for _, s := range steps[:k] {
+		if !s.marker && s.fj >= 0 {
+			last = s.fj
+		}
+	}
+	if k < len(steps) { // a marker after: new text at the stretch's end
+		for i := k - 1; i >= start && steps[i].fj < 0; i-- {
+			if err := check(steps[i], last+1); err != nil {
+				return err
+			}
+		}
+	}
+	if start > 0 { // a marker before: new text at the stretch's start
+		first := len(F)
+		for _, s := range steps[start:] {
+			if !s.marker && s.fj >= 0 {
+				first = s.fj
+				break
+			}
+		}
+		for i := start; i < k && steps[i].fj < 0; i++ {
+			if err := check(steps[i], first-1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // blockLines appends the block's lines [from, to), re-indented.
 func (r *resolver) blockLines(out []string, from, to int) []string {
-	for _, l := range r.block[from:min(to, len(r.block))] {
+	to = min(to, len(r.block))
+	if from >= to {
+		return out
+	}
+	for _, l := range r.block[from:to] {
 		if !r.marks[from] {
 			out = append(out, r.delta.apply(l))
 		}

@@ -62,7 +62,7 @@ func indentFrom(blockLine, fileLine string) indent {
 func (r *resolver) outline(text string) ([]Item, bool) {
 	if r.v.opt.Outline != nil {
 		if items, ok := r.v.opt.Outline(r.path, text); ok {
-			return items, true
+			return withoutLeads(items), true
 		}
 	}
 	var items []Item
@@ -72,6 +72,29 @@ func (r *resolver) outline(text string) ([]Item, bool) {
 		}
 	}
 	return items, false
+}
+
+// withoutLeads drops the items that are a later item's doc comment or
+// decorators (its Lead lines), which an outline may also list as items of
+// their own: they go with their definition.
+func withoutLeads(items []Item) []Item {
+	keep := make([]bool, len(items))
+	lead, start := -1, -1 // the lead lines of the nearest item kept after
+	for i := len(items) - 1; i >= 0; i-- {
+		it := items[i]
+		if start >= 0 && it.Start >= lead && it.End <= start {
+			continue
+		}
+		keep[i], lead, start = true, it.Lead, it.Start
+	}
+	out := make([]Item, 0, len(items))
+	for i, it := range items {
+		if keep[i] {
+			it.Kids = withoutLeads(it.Kids)
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // resolve chooses the shape and returns the file's new lines.

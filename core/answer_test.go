@@ -126,6 +126,15 @@ func TestSnippetShapes(t *testing.T) {
 			want: strings.Replace(pyFile, "\n\ndef two", "\n\ndef between():\n    return 0\n\n\ndef two", 1),
 		},
 		{
+			name: "new statement above a marker, beside a structured one", path: "a.py", file: pyFile, shape: ShapeLazy,
+			code: "def one():\n    print('start')\n    # ... existing code ...\n",
+			want: strings.Replace(pyFile, "def one():\n", "def one():\n    print('start')\n", 1),
+		},
+		{
+			name: "new text or a rewrite of what the marker keeps", path: "f.py", file: "def f():\n    print(1)\n    print(2)\n", kind: KindAmbiguous,
+			code: "def f():\n    log(0)\n    # ... existing code ...\n",
+		},
+		{
 			name: "definition replaces its namesake", path: "a.py", file: pyFile, shape: ShapeDefinition,
 			code: "def two():\n    return 22\n",
 			want: strings.Replace(pyFile, "return 2\n", "return 22\n", 1),
@@ -211,6 +220,22 @@ func TestSnippetShapes(t *testing.T) {
 				t.Errorf("second run: status %s, problems %v; want applied", again.Blocks[0].Status, again.Problems)
 			}
 		})
+	}
+}
+
+// TestWithoutLeads: a doc comment an outline lists both as an item and as
+// its definition's lead lines goes with the definition only.
+func TestWithoutLeads(t *testing.T) {
+	items := []Item{
+		{Lead: 0, Start: 0, End: 1},                                 // a marker
+		{Lead: 2, Start: 2, End: 3},                                 // "// one"
+		{Lead: 3, Start: 3, End: 4},                                 // "// two"
+		{Lead: 2, Start: 4, End: 8, Kind: "method", Name: "divide"}, // its lead: both comments
+		{Lead: 9, Start: 9, End: 10},
+	}
+	got := withoutLeads(items)
+	if len(got) != 3 || got[1].Name != "divide" {
+		t.Errorf("kept %+v; want the marker, divide and the last item", got)
 	}
 }
 
