@@ -3,13 +3,12 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"os"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
-
-	"github.com/fsrb/fsrb/pipeline"
 )
 
 // Command names of workspace/executeCommand.
@@ -172,9 +171,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		root = rootPath
 	}
 	if root == "" {
-		// No folder from the client: the root of the CLI and the MCP
-		// server, the repository around the working directory.
-		root, _, _, _ = pipeline.ResolveRoot("")
+		root, _ = os.Getwd()
 	}
 	v, err := newView(root)
 	if err != nil {

@@ -7,6 +7,8 @@ package pipeline
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -22,6 +24,33 @@ type Workspace struct {
 	Disk    *commit.Disk
 	Root    string   // the resolved root, slash-separated
 	Aliases []string // other spellings of Root (as the user gave it)
+}
+
+// ResolveRoot turns the --root a user gave (the working directory when
+// "") into the root every front end opens: absolute, a folder, its
+// symlinks resolved. given is the absolute spelling before resolution (an
+// alias patches may use). The CLI and the MCP server share it.
+func ResolveRoot(root string) (resolved, given string, err error) {
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", "", fmt.Errorf("cannot read the working directory: %v", err)
+		}
+		root = wd
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", "", fmt.Errorf("bad --root %q: %v", root, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", "", fmt.Errorf("bad --root %q: %v", root, errors.Unwrap(err))
+	}
+	if !st.IsDir() {
+		return "", "", fmt.Errorf("bad --root %q: not a directory", root)
+	}
+	resolved, err = filepath.EvalSymlinks(abs)
+	return resolved, abs, err
 }
 
 // Open opens the workspace at root. given is the root as the user wrote it

@@ -5,6 +5,7 @@ import (
 	"context"
 	"strings"
 	"sync"
+	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
 
@@ -24,9 +25,12 @@ import (
 // either, the items are what the tree holds outside its ERROR nodes.
 //
 // The tree comes from the cache (by path and content), and its outline
-// is computed once per tree; each call returns a copy of its own.
+// is computed once per tree: calls for the same text share the items,
+// which callers must not modify.
 func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
-	src := []byte(text)
+	// Read in place: Parse keeps a copy of what it parses, and a file's
+	// text is read again on every validation of a snippet for it.
+	src := unsafe.Slice(unsafe.StringData(text), len(text))
 	lang := LanguageFor(path, src)
 	if lang == nil {
 		return nil, false
@@ -35,7 +39,7 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return cloneItems(t.Outline()), true
+	return t.Outline(), true
 }
 
 // Outline is Cache.Outline with no cache, for one-shot use.
@@ -66,9 +70,7 @@ func (t *Tree) Outline() []core.Item {
 				return
 			}
 		}
-		w := newWalker(t.Lang, t.content, t.lines)
-		defer w.close()
-		t.outline = w.top(root)
+		t.outline = newWalker(t.Lang, t.content, t.lines, t.t).top()
 	})
 	return t.outline
 }
@@ -88,10 +90,9 @@ func (t *Tree) repairedOutline(hasError bool) ([]core.Item, bool) {
 		if !ok {
 			return nil, false
 		}
-		w := newWalker(t.Lang, src, lineStarts(src))
-		defer w.close()
+		w := newWalker(t.Lang, src, lineStarts(src), rt)
 		w.passRows = rows
-		return w.top(rt.RootNode()), true
+		return w.top(), true
 	}
 	if !hasError {
 		return nil, false
@@ -103,10 +104,9 @@ func (t *Tree) repairedOutline(hasError bool) ([]core.Item, bool) {
 		if !ok {
 			continue
 		}
-		w := newWalker(t.Lang, src, lineStarts(src))
+		w := newWalker(t.Lang, src, lineStarts(src), rt)
 		w.wrapped = true
-		items := w.top(rt.RootNode())
-		w.close()
+		items := w.top()
 		if len(items) != 1 || items[0].Start != 0 {
 			continue
 		}
@@ -230,40 +230,16 @@ func dedented(src []byte) []byte {
 	return out
 }
 
-// cloneItems copies items and their kids into one allocation.
-func cloneItems(items []core.Item) []core.Item {
-	buf := make([]core.Item, 0, countItems(items))
-	return cloneInto(&buf, items)
-}
-
-func countItems(items []core.Item) int {
-	n := len(items)
-	for i := range items {
-		n += countItems(items[i].Kids)
-	}
-	return n
-}
-
-func cloneInto(buf *[]core.Item, items []core.Item) []core.Item {
-	if items == nil {
-		return nil
-	}
-	at := len(*buf)
-	*buf = append(*buf, items...)
-	out := (*buf)[at:len(*buf):len(*buf)]
-	for i := range out {
-		out[i].Kids = cloneInto(buf, out[i].Kids)
-	}
-	return out
-}
-
 // symbols caches a grammar's node type names and which are named: the
 // outline asks them of every node it looks at, and the binding's Type
 // is a cgo call and a fresh string each time.
 type symbols struct {
-	names []string
-	named []bool
-	roots map[string]bool // the node types the definition patterns match
+	names  []string
+	named  []bool
+	fields map[string]uint16
+	roots  map[string]bool // the node types the definition patterns match
+	flags  []byte          // per symbol: symbolDefinition, symbolDescend
+	roles  []outlineRole   // per named symbol
 }
 
 var symbolTables sync.Map // *Language → *symbols
@@ -274,13 +250,29 @@ func symbolsOf(l *Language) *symbols {
 	}
 	g := l.grammarLanguage()
 	n := int(g.SymbolCount())
-	s := &symbols{names: make([]string, n), named: make([]bool, n), roots: map[string]bool{}}
+	s := &symbols{names: make([]string, n), named: make([]bool, n), fields: map[string]uint16{}, roots: map[string]bool{}, flags: make([]byte, n), roles: make([]outlineRole, n)}
 	for _, p := range l.plainPatterns() {
 		s.roots[p.root.types[0]] = true
 	}
 	for i := range n {
 		s.names[i] = g.SymbolName(sitter.Symbol(i))
 		s.named[i] = g.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular
+		if s.named[i] && s.roots[s.names[i]] {
+			s.flags[i] |= symbolDefinition
+		}
+		if s.named[i] && outlineDescend(s.names[i]) {
+			s.flags[i] |= symbolDescend
+		}
+		if s.named[i] {
+			s.roles[i] = outlineRoles(s.names[i])
+		}
+	}
+	for id := 1; ; id++ {
+		name := g.FieldName(id)
+		if name == "" {
+			break
+		}
+		s.fields[name] = uint16(id)
 	}
 	got, _ := symbolTables.LoadOrStore(l, s)
 	return got.(*symbols)

@@ -1,6 +1,7 @@
 package treesitter
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fsrb/fsrb/core"
@@ -421,22 +422,19 @@ func TestOutlineErrorsAreNoDefinitions(t *testing.T) {
 	}
 }
 
-// TestOutlineCopies: each call returns items of its own; the cached
-// outline does not change when a caller edits what it got.
-func TestOutlineCopies(t *testing.T) {
+// TestOutlineCached: the outline of a text is read once per cached
+// tree; a new text of the same path is read afresh.
+func TestOutlineCached(t *testing.T) {
 	c := NewCache(1)
 	text := outlineCases[0].text
 	a, _ := c.Outline("greet.py", text)
-	want := dumpOutline(text, a)
-	for i := range a {
-		a[i].Key = "changed"
-		for j := range a[i].Kids {
-			a[i].Kids[j].Start = -1
-		}
-	}
 	b, _ := c.Outline("greet.py", text)
-	if got := dumpOutline(text, b); got != want {
-		t.Errorf("the second outline differs:\n%s\nwant:\n%s", got, want)
+	if len(a) == 0 || &a[0] != &b[0] {
+		t.Errorf("the same text was outlined twice")
+	}
+	d, _ := c.Outline("greet.py", "x = 1\n"+text)
+	if len(d) != len(a)+1 || d[0].Key != "assign x" || d[1].Key != a[0].Key || d[1].Start != a[0].Start+1 {
+		t.Errorf("an edited text's outline:\n%s", dumpOutline("x = 1\n"+text, d))
 	}
 }
 
@@ -453,5 +451,47 @@ func TestDedented(t *testing.T) {
 		if got := string(dedented([]byte(tc.in))); got != tc.want {
 			t.Errorf("dedented(%q) = %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestOutlineDefinitionsAgreeWithQuery: the outline matches definitions
+// on the flattened tree, the syntax checker's messages with the query
+// engine; a definition item is one the query finds on its line, of its
+// kind and name.
+func TestOutlineDefinitionsAgreeWithQuery(t *testing.T) {
+	c := NewCache(4)
+	for _, tc := range outlineCases {
+		items, _ := c.Outline(tc.path, tc.text)
+		tree, err := c.Parse(tc.path, 0, []byte(tc.text), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tree.HasError() {
+			continue // outlined through a repair: the query sees another text
+		}
+		defs, err := tree.Definitions()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walk func([]core.Item)
+		walk = func(items []core.Item) {
+			for _, it := range items {
+				walk(it.Kids)
+				if !it.Definition() {
+					continue
+				}
+				found := false
+				for _, d := range defs {
+					short := d.Name[strings.LastIndexAny(d.Name, ".:#")+1:]
+					if d.SignatureLine-1 == it.Start && (d.Kind == it.Kind || it.Kind == "method") && strings.HasSuffix(it.Name, short) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("%s: %s %s at line %d is no definition of the query's: %+v", tc.name, it.Kind, it.Name, it.Start, defs)
+				}
+			}
+		}
+		walk(items)
 	}
 }

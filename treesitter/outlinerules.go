@@ -116,3 +116,58 @@ var outlineRepairs = map[string][]outlineRepair{
 	"java":       {{"class _ {\n", "\n}\n"}},
 	"csharp":     {{"class _ {\n", "\n}\n"}},
 }
+
+// outlineDescend reports the node types a statement's key reads the
+// children of (statementKey, importKey): under a statement of one line,
+// the flattened tree reads those only.
+func outlineDescend(typ string) bool {
+	return outlineWrappers[typ] || outlineAssignments[typ] || outlineCalls[typ] || outlineImports[typ] ||
+		outlineFields[typ] || outlineDeclarations[typ]
+}
+
+// outlineDeclarations are keyed by the names they declare.
+var outlineDeclarations = typeSet(
+	"variable_declarator", "var_declaration", "const_declaration", "var_spec", "const_spec",
+	"let_declaration", "const_item", "static_item", "import_spec", "aliased_import", "macro_invocation",
+)
+
+// outlineRole is a bit set of the roles above, per symbol
+// (symbols.roles): the walk asks them of every node.
+type outlineRole uint16
+
+const (
+	rComment outlineRole = 1 << iota
+	rDecorator
+	rBody
+	rSelfBodied
+	rClause
+	rIf
+	rCompound
+	rWrapper
+	rAssignment
+	rCall
+	rReturn
+	rImport
+	rField
+	rParameters
+)
+
+// outlineRoles returns the roles of a node type.
+func outlineRoles(typ string) outlineRole {
+	var r outlineRole
+	for _, s := range []struct {
+		set  map[string]bool
+		role outlineRole
+	}{
+		{outlineComments, rComment}, {outlineDecorators, rDecorator}, {outlineBodies, rBody},
+		{outlineSelfBodied, rSelfBodied}, {outlineClauses, rClause}, {outlineIfs, rIf},
+		{outlineCompounds, rCompound}, {outlineWrappers, rWrapper}, {outlineAssignments, rAssignment},
+		{outlineCalls, rCall}, {outlineReturns, rReturn}, {outlineImports, rImport},
+		{outlineFields, rField}, {outlineParameters, rParameters},
+	} {
+		if s.set[typ] {
+			r |= s.role
+		}
+	}
+	return r
+}

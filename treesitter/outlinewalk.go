@@ -1,6 +1,7 @@
 package treesitter
 
 import (
+	"slices"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -9,17 +10,15 @@ import (
 )
 
 // walker reads one tree's outline: at each level (the file, a body), the
-// named nodes that start a line of their own, each an Item. It walks
-// children with one tree cursor (a node's Child(i) walks its siblings from
-// the first, quadratic over a file's top level) and reads node types from
-// a symbol table, and it descends only into nodes that span lines: only
-// those can hold items.
+// named nodes that start a line of their own, each an Item. It reads the
+// tree flattened (flat.go) and node types from a symbol table: no cgo call
+// a node.
 type walker struct {
 	syms  *symbols
 	src   []byte
-	lines []int // line start offsets of src
+	lines []int      // line start offsets of src
+	f     []flatNode // the tree, f[0] its root
 	pats  []plainPattern
-	cur   *sitter.TreeCursor
 
 	// passRows are the rows where a Python repair put "pass" for a
 	// comment (passForEmptyBlocks): items there are comments.
@@ -29,18 +28,17 @@ type walker struct {
 	wrapped bool
 }
 
+// nid is a node of the flattened tree, an index in walker.f; 0, the
+// root, stands for none where a child is asked for.
+type nid = uint32
+
 // maxScanDepth bounds the search for bodies inside one item (a callback
 // in a call in a declaration...).
 const maxScanDepth = 8
 
-func newWalker(lang *Language, src []byte, lines []int) *walker {
-	return &walker{syms: symbolsOf(lang), src: src, lines: lines, pats: lang.plainPatterns()}
-}
-
-func (w *walker) close() {
-	if w.cur != nil {
-		w.cur.Close()
-	}
+func newWalker(lang *Language, src []byte, lines []int, t *sitter.Tree) *walker {
+	syms := symbolsOf(lang)
+	return &walker{syms: syms, src: src, lines: lines, pats: lang.plainPatterns(), f: flattenTree(t, src, syms.flags)}
 }
 
 // levelCtx is what a level's items inherit: the scope its definitions
@@ -60,7 +58,7 @@ type draft struct {
 
 // typed is a node and its type.
 type typed struct {
-	n   *sitter.Node
+	n   nid
 	typ string
 }
 
@@ -90,45 +88,71 @@ func (s *bodyScan) fill(it *core.Item) {
 	}
 }
 
-func (w *walker) kind(n *sitter.Node) (string, bool) {
-	s := int(n.Symbol())
+// is reports whether n's type has role r (outlinerules.go).
+func (w *walker) is(n nid, r outlineRole) bool {
+	s := int(w.f[n].symbol)
+	return s < len(w.syms.roles) && w.syms.roles[s]&r != 0
+}
+
+func (w *walker) kind(n nid) (string, bool) {
+	s := int(w.f[n].symbol)
 	if s < len(w.syms.names) {
 		return w.syms.names[s], w.syms.named[s]
 	}
-	if s == 0xFFFF {
-		return "ERROR", true
-	}
-	return n.Type(), n.IsNamed()
+	return "ERROR", true // tree-sitter's error symbols are past the grammar's
 }
 
-// children returns n's children, read with the walker's cursor.
-func (w *walker) children(n *sitter.Node) []*sitter.Node {
-	if w.cur == nil {
-		w.cur = sitter.NewTreeCursor(n)
-	} else {
-		w.cur.Reset(n)
-	}
-	if !w.cur.GoToFirstChild() {
-		return nil
-	}
-	var out []*sitter.Node
-	for {
-		out = append(out, w.cur.CurrentNode())
-		if !w.cur.GoToNextSibling() {
-			return out
+// kids yields n's children.
+func (w *walker) kids(n nid) func(func(nid) bool) {
+	return func(yield func(nid) bool) {
+		for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
+			if !yield(ch) {
+				return
+			}
 		}
 	}
+}
+
+// children returns n's children.
+func (w *walker) children(n nid) []nid {
+	var out []nid
+	for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
+		out = append(out, ch)
+	}
+	return out
+}
+
+// field returns n's first child in the field name, 0 when none.
+func (w *walker) field(n nid, name string) nid {
+	id, ok := w.syms.fields[name]
+	if !ok {
+		return 0
+	}
+	for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
+		if w.f[ch].field == id {
+			return ch
+		}
+	}
+	return 0
+}
+
+func (w *walker) sp(n nid) sitter.Point {
+	return sitter.Point{Row: w.f[n].startRow, Column: w.f[n].startCol}
+}
+
+func (w *walker) ep(n nid) sitter.Point {
+	return sitter.Point{Row: w.f[n].endRow, Column: w.f[n].endCol}
 }
 
 // lastNamed returns n's last named child that is not a comment.
-func (w *walker) lastNamed(n *sitter.Node) *sitter.Node {
-	kids := w.children(n)
-	for i := len(kids) - 1; i >= 0; i-- {
-		if t, named := w.kind(kids[i]); named && !outlineComments[t] {
-			return kids[i]
+func (w *walker) lastNamed(n nid) nid {
+	var last nid
+	for ch := range w.kids(n) {
+		if _, named := w.kind(ch); named && !w.is(ch, rComment) {
+			last = ch
 		}
 	}
-	return nil
+	return last
 }
 
 // firstPoint is where the text of a node that starts at p starts: past
@@ -175,26 +199,26 @@ func endLine(sp, ep sitter.Point) int {
 	return int(ep.Row) + 1
 }
 
-func (w *walker) text(n *sitter.Node) string {
-	if n == nil {
+func (w *walker) text(n nid) string {
+	if n == 0 {
 		return ""
 	}
-	return normalize(string(w.src[n.StartByte():n.EndByte()]))
+	return normalize(string(w.src[w.f[n].startByte:w.f[n].endByte]))
 }
 
 // top returns the items of the tree under root.
-func (w *walker) top(root *sitter.Node) []core.Item {
-	return w.level(w.children(root), levelCtx{})
+func (w *walker) top() []core.Item {
+	return w.level(w.children(0), levelCtx{})
 }
 
 // level returns the items among nodes, the named children of a body.
-func (w *walker) level(nodes []*sitter.Node, c levelCtx) []core.Item {
+func (w *walker) level(nodes []nid, c levelCtx) []core.Item {
 	var ds []draft
 	w.drafts(nodes, c, &ds)
 	return leads(ds)
 }
 
-func (w *walker) drafts(nodes []*sitter.Node, c levelCtx, ds *[]draft) {
+func (w *walker) drafts(nodes []nid, c levelCtx, ds *[]draft) {
 	for _, n := range nodes {
 		typ, named := w.kind(n)
 		if !named {
@@ -206,7 +230,7 @@ func (w *walker) drafts(nodes []*sitter.Node, c levelCtx, ds *[]draft) {
 			w.drafts(w.children(n), c, ds)
 			continue
 		}
-		if sp := w.firstPoint(n.StartPoint()); w.startsLine(sp) {
+		if sp := w.firstPoint(w.sp(n)); w.startsLine(sp) {
 			*ds = append(*ds, w.item(n, typ, sp, c))
 		}
 	}
@@ -241,16 +265,16 @@ func leads(ds []draft) []core.Item {
 }
 
 // item reads node n of type typ, which starts a line at sp.
-func (w *walker) item(n *sitter.Node, typ string, sp sitter.Point, c levelCtx) draft {
-	ep := n.EndPoint()
+func (w *walker) item(n nid, typ string, sp sitter.Point, c levelCtx) draft {
+	ep := w.ep(n)
 	var d draft
 	d.Lead, d.Start, d.End = int(sp.Row), int(sp.Row), endLine(sp, ep)
 	d.Head, d.Tail = d.End, d.End
 	switch {
-	case outlineComments[typ] || typ == "pass_statement" && w.passRows[d.Start]:
+	case w.is(n, rComment) || typ == "pass_statement" && w.passRows[d.Start]:
 		d.comment = true
 		return d
-	case outlineDecorators[typ]:
+	case w.is(n, rDecorator):
 		d.attr = true
 		return d
 	}
@@ -265,9 +289,9 @@ func (w *walker) item(n *sitter.Node, typ string, sp sitter.Point, c levelCtx) d
 	inner := chain[len(chain)-1]
 	if ep.Row > sp.Row {
 		switch {
-		case outlineSelfBodied[inner.typ]:
+		case w.is(inner.n, rSelfBodied):
 			w.selfBody(inner.n, levelCtx{}, &s)
-		case outlineBodies[inner.typ]: // a JSX element, a block
+		case w.is(inner.n, rBody): // a JSX element, a block
 			w.body(inner.n, nil, d.Start+1, levelCtx{}, &s)
 		default:
 			w.scan(inner.n, inner.typ, levelCtx{}, 0, &s)
@@ -280,12 +304,12 @@ func (w *walker) item(n *sitter.Node, typ string, sp sitter.Point, c levelCtx) d
 
 // unwrap returns n and the nodes it stands for (outlineWrappers), outer
 // first.
-func (w *walker) unwrap(n *sitter.Node, typ string) []typed {
+func (w *walker) unwrap(n nid, typ string) []typed {
 	chain := []typed{{n, typ}}
-	end := n.EndPoint().Row
-	for i := 0; i < 3 && outlineWrappers[typ]; i++ {
+	end := w.ep(n).Row
+	for i := 0; i < 3 && w.is(n, rWrapper); i++ {
 		last := w.lastNamed(n)
-		if last == nil || last.EndPoint().Row != end {
+		if last == 0 || w.ep(last).Row != end {
 			break
 		}
 		n = last
@@ -300,11 +324,11 @@ func (w *walker) definition(u typed) (found, bool) {
 	if w.pats == nil || !w.syms.roots[u.typ] {
 		return found{}, false
 	}
-	return matchPlain(w.pats, u.n, w.src)
+	return w.matchPlain(u.n)
 }
 
 // define fills a definition's item: item node n, definition node def.
-func (w *walker) define(it *core.Item, n *sitter.Node, def typed, f found, c levelCtx) {
+func (w *walker) define(it *core.Item, n nid, def typed, f found, c levelCtx) {
 	name := ""
 	if f.nameStart >= 0 {
 		name = normalize(string(w.src[f.nameStart:f.nameEnd]))
@@ -319,7 +343,7 @@ func (w *walker) define(it *core.Item, n *sitter.Node, def typed, f found, c lev
 	}
 	kidScope := name
 	if kind == "impl" {
-		if tr := def.n.ChildByFieldName("trait"); tr != nil {
+		if tr := w.field(def.n, "trait"); tr != 0 {
 			name = w.text(tr) + " for " + name
 		}
 	}
@@ -338,7 +362,7 @@ func (w *walker) define(it *core.Item, n *sitter.Node, def typed, f found, c lev
 			kc.scope = ""
 		}
 	}
-	if n.EndPoint().Row > n.StartPoint().Row {
+	if w.ep(n).Row > w.sp(n).Row {
 		s := newScan()
 		w.scan(def.n, def.typ, kc, 0, &s)
 		s.fill(it)
@@ -347,41 +371,40 @@ func (w *walker) define(it *core.Item, n *sitter.Node, def typed, f found, c lev
 
 // keywordRow is the row of n's first child that is not a decorator,
 // annotation or comment: the definition's own first line. -1 when none.
-func (w *walker) keywordRow(n *sitter.Node) int {
-	for _, ch := range w.children(n) {
-		typ, _ := w.kind(ch)
-		if outlineDecorators[typ] || outlineComments[typ] {
+func (w *walker) keywordRow(n nid) int {
+	for ch := range w.kids(n) {
+		if w.is(ch, rDecorator) || w.is(ch, rComment) {
 			continue
 		}
-		if typ == "modifiers" {
+		if typ, _ := w.kind(ch); typ == "modifiers" {
 			if r := w.keywordRow(ch); r >= 0 {
 				return r
 			}
 			continue
 		}
-		return int(ch.StartPoint().Row)
+		return int(w.sp(ch).Row)
 	}
 	return -1
 }
 
 // scan searches n, an item or a node inside one, for its bodies (their
 // items become the item's kids) and its clauses (else, except...).
-func (w *walker) scan(n *sitter.Node, typ string, c levelCtx, depth int, s *bodyScan) {
-	prevRow := int(n.StartPoint().Row) // where the last child before the next one ended
+func (w *walker) scan(n nid, typ string, c levelCtx, depth int, s *bodyScan) {
+	prevRow := int(w.sp(n).Row) // where the last child before the next one ended
 	colon, elseRow := -1, -1
-	isIf := outlineIfs[typ]
+	isIf := w.is(n, rIf)
 	// Comments between a header and its body are the header's children
 	// in some grammars (Python's): they are the body's first items.
-	var comments []*sitter.Node
+	var comments []nid
 	flush := func() {
 		if len(comments) > 0 {
 			s.kids = append(s.kids, w.level(comments, c)...)
 			comments = nil
 		}
 	}
-	for _, ch := range w.children(n) {
+	for ch := range w.kids(n) {
 		t, named := w.kind(ch)
-		if depth == 0 && outlineComments[t] && w.startsLine(ch.StartPoint()) {
+		if depth == 0 && w.is(ch, rComment) && w.startsLine(w.sp(ch)) {
 			comments = append(comments, ch)
 			continue
 		}
@@ -389,35 +412,35 @@ func (w *walker) scan(n *sitter.Node, typ string, c levelCtx, depth int, s *body
 			switch t {
 			case "else":
 				if isIf {
-					elseRow = int(ch.StartPoint().Row)
+					elseRow = int(w.sp(ch).Row)
 				}
 			case ":", "=>":
 				if depth == 0 && s.headerEnd < 0 {
-					colon = int(ch.StartByte())
+					colon = int(w.f[ch].startByte)
 				}
 			}
-			prevRow = int(ch.EndPoint().Row)
+			prevRow = int(w.ep(ch).Row)
 			continue
 		}
-		sp, ep := ch.StartPoint(), ch.EndPoint()
-		if !outlineBodies[t] {
+		sp, ep := w.sp(ch), w.ep(ch)
+		if !w.is(ch, rBody) {
 			flush()
 		}
 		switch {
 		case elseRow >= 0:
 			s.clauses = append(s.clauses, w.elseItems(ch, t, elseRow, c)...)
-		case outlineClauses[t]:
+		case w.is(ch, rClause):
 			s.clauses = append(s.clauses, w.clauseItems(ch, t, c)...)
-		case outlineBodies[t]:
+		case w.is(ch, rBody):
 			if depth == 0 && s.headerEnd < 0 {
-				s.headerEnd = int(ch.StartByte())
+				s.headerEnd = int(w.f[ch].startByte)
 				if colon >= 0 {
 					s.headerEnd = colon
 				}
 			}
 			w.body(ch, comments, prevRow+1, c, s)
 			comments = nil
-		case ep.Row > sp.Row && depth < maxScanDepth && !outlineParameters[t] && !outlineComments[t]:
+		case ep.Row > sp.Row && depth < maxScanDepth && !w.is(ch, rParameters) && !w.is(ch, rComment):
 			w.scan(ch, t, c, depth+1, s)
 		}
 		elseRow = -1
@@ -430,7 +453,7 @@ func (w *walker) scan(n *sitter.Node, typ string, c levelCtx, depth int, s *body
 // a line, between its braces (or its JSX tags), after the comments
 // before it, if any. defaultHead is the line
 // after the one that opens it, for a body with no brace (Python's block).
-func (w *walker) body(b *sitter.Node, before []*sitter.Node, defaultHead int, c levelCtx, s *bodyScan) {
+func (w *walker) body(b nid, before []nid, defaultHead int, c levelCtx, s *bodyScan) {
 	head, tail := -1, -1
 	kids := w.children(b)
 	items := append(before, kids...)[:len(before)]
@@ -439,11 +462,11 @@ func (w *walker) body(b *sitter.Node, before []*sitter.Node, defaultHead int, c 
 		switch t {
 		case "{", "(", "jsx_opening_element":
 			if head < 0 && len(items) == 0 {
-				head = int(ch.EndPoint().Row) + 1
+				head = int(w.ep(ch).Row) + 1
 			}
 			continue
 		case "}", ")", "jsx_closing_element":
-			tail = int(w.firstPoint(ch.StartPoint()).Row)
+			tail = int(w.firstPoint(w.sp(ch)).Row)
 			continue
 		}
 		if named {
@@ -454,7 +477,7 @@ func (w *walker) body(b *sitter.Node, before []*sitter.Node, defaultHead int, c 
 		head = defaultHead
 	}
 	if tail < 0 {
-		tail = endLine(b.StartPoint(), b.EndPoint())
+		tail = endLine(w.sp(b), w.ep(b))
 	}
 	s.kids = append(s.kids, w.level(items, c)...)
 	if !s.found {
@@ -465,19 +488,19 @@ func (w *walker) body(b *sitter.Node, before []*sitter.Node, defaultHead int, c 
 
 // selfBody adds the items of n, a case of a switch or Go's switch
 // itself, whose statements follow its ":" or sit between its braces.
-func (w *walker) selfBody(n *sitter.Node, c levelCtx, s *bodyScan) {
+func (w *walker) selfBody(n nid, c levelCtx, s *bodyScan) {
 	head, tail := -1, -1
-	var items []*sitter.Node
-	for _, ch := range w.children(n) {
+	var items []nid
+	for ch := range w.kids(n) {
 		t, named := w.kind(ch)
 		if !named {
 			switch t {
 			case "{", ":":
 				if head < 0 {
-					head, s.headerEnd = int(ch.EndPoint().Row)+1, int(ch.StartByte())
+					head, s.headerEnd = int(w.ep(ch).Row)+1, int(w.f[ch].startByte)
 				}
 			case "}":
-				tail = int(ch.StartPoint().Row)
+				tail = int(w.sp(ch).Row)
 			}
 			continue
 		}
@@ -489,7 +512,7 @@ func (w *walker) selfBody(n *sitter.Node, c levelCtx, s *bodyScan) {
 		return
 	}
 	if tail < 0 {
-		tail = endLine(n.StartPoint(), n.EndPoint())
+		tail = endLine(w.sp(n), w.ep(n))
 	}
 	s.kids = append(s.kids, w.level(items, c)...)
 	s.head, s.tail, s.found = head, tail, true
@@ -498,11 +521,12 @@ func (w *walker) selfBody(n *sitter.Node, c levelCtx, s *bodyScan) {
 // clauseItems reads a clause of a compound statement (else, elif,
 // except, catch, finally): one item, or, for an "else" that holds an
 // if, that if as "else if ..." and its own clauses after it.
-func (w *walker) clauseItems(n *sitter.Node, typ string, c levelCtx) []core.Item {
-	sp, ep := n.StartPoint(), n.EndPoint()
+func (w *walker) clauseItems(n nid, typ string, c levelCtx) []core.Item {
+	sp, ep := w.sp(n), w.ep(n)
 	if typ == "else_clause" {
-		if last := w.lastNamed(n); last != nil {
-			if lt, _ := w.kind(last); outlineIfs[lt] {
+		if last := w.lastNamed(n); last != 0 {
+			if w.is(last, rIf) {
+				lt, _ := w.kind(last)
 				return w.elseIf(last, lt, int(sp.Row), c)
 			}
 		}
@@ -517,14 +541,14 @@ func (w *walker) clauseItems(n *sitter.Node, typ string, c levelCtx) []core.Item
 }
 
 // elseItems reads what follows Go's "else": a block or an if.
-func (w *walker) elseItems(n *sitter.Node, typ string, row int, c levelCtx) []core.Item {
-	if outlineIfs[typ] {
+func (w *walker) elseItems(n nid, typ string, row int, c levelCtx) []core.Item {
+	if w.is(n, rIf) {
 		return w.elseIf(n, typ, row, c)
 	}
-	it := core.Item{Lead: row, Start: row, End: endLine(n.StartPoint(), n.EndPoint()), Key: "else"}
+	it := core.Item{Lead: row, Start: row, End: endLine(w.sp(n), w.ep(n)), Key: "else"}
 	it.Head, it.Tail = it.End, it.End
 	s := newScan()
-	if outlineBodies[typ] {
+	if w.is(n, rBody) {
 		w.body(n, nil, row+1, c, &s)
 	}
 	s.fill(&it)
@@ -533,8 +557,8 @@ func (w *walker) elseItems(n *sitter.Node, typ string, row int, c levelCtx) []co
 
 // elseIf reads the if of an "else if" from the else's row: the clause,
 // then the if's own clauses as its siblings (it ends where they start).
-func (w *walker) elseIf(n *sitter.Node, typ string, row int, c levelCtx) []core.Item {
-	it := core.Item{Lead: row, Start: row, End: endLine(n.StartPoint(), n.EndPoint())}
+func (w *walker) elseIf(n nid, typ string, row int, c levelCtx) []core.Item {
+	it := core.Item{Lead: row, Start: row, End: endLine(w.sp(n), w.ep(n))}
 	it.Head, it.Tail = it.End, it.End
 	s := newScan()
 	w.scan(n, typ, c, 0, &s)
@@ -551,11 +575,11 @@ func (w *walker) elseIf(n *sitter.Node, typ string, row int, c levelCtx) []core.
 // header is a compound statement's text before its body, words joined
 // by single spaces, without the ":", "{" or "=>" that opens the body:
 // "for job in jobs", "if err != nil", "except ValueError as e".
-func (w *walker) header(n *sitter.Node, s *bodyScan) string {
-	start, end := int(n.StartByte()), s.headerEnd
+func (w *walker) header(n nid, s *bodyScan) string {
+	start, end := int(w.f[n].startByte), s.headerEnd
 	if end < start {
 		// No body: the first line.
-		end = int(n.EndByte())
+		end = int(w.f[n].endByte)
 		if i := strings.IndexByte(string(w.src[start:end]), '\n'); i >= 0 {
 			end = start + i
 		}
@@ -575,45 +599,45 @@ func (w *walker) statementKey(chain []typed, s *bodyScan) string {
 		switch t := u.typ; {
 		case t == "lexical_declaration" || t == "variable_declaration":
 			var names []string
-			for _, ch := range w.children(u.n) {
+			for ch := range w.kids(u.n) {
 				if ct, _ := w.kind(ch); ct == "variable_declarator" {
-					names = append(names, w.text(ch.ChildByFieldName("name")))
+					names = append(names, w.text(w.field(ch, "name")))
 				}
 			}
 			if len(names) > 0 {
 				return "assign " + strings.Join(names, ", ")
 			}
-		case outlineAssignments[t]:
-			return "assign " + w.text(u.n.ChildByFieldName("left"))
+		case w.is(u.n, rAssignment):
+			return "assign " + w.text(w.field(u.n, "left"))
 		case t == "let_declaration":
-			return "assign " + w.text(u.n.ChildByFieldName("pattern"))
+			return "assign " + w.text(w.field(u.n, "pattern"))
 		case t == "const_item" || t == "static_item":
-			return "assign " + w.text(u.n.ChildByFieldName("name"))
+			return "assign " + w.text(w.field(u.n, "name"))
 		case t == "var_declaration" || t == "const_declaration":
-			for _, ch := range w.children(u.n) {
+			for ch := range w.kids(u.n) {
 				if ct, _ := w.kind(ch); ct == "var_spec" || ct == "const_spec" {
-					return "assign " + w.text(ch.ChildByFieldName("name"))
+					return "assign " + w.text(w.field(ch, "name"))
 				}
 			}
 			return ""
-		case outlineCalls[t]:
-			return "call " + w.text(u.n.ChildByFieldName("function"))
+		case w.is(u.n, rCall):
+			return "call " + w.text(w.field(u.n, "function"))
 		case t == "macro_invocation":
-			return "call " + w.text(u.n.ChildByFieldName("macro")) + "!"
+			return "call " + w.text(w.field(u.n, "macro")) + "!"
 		case t == "match_arm":
-			return "case " + w.text(u.n.ChildByFieldName("pattern"))
-		case outlineReturns[t]:
+			return "case " + w.text(w.field(u.n, "pattern"))
+		case w.is(u.n, rReturn):
 			return "return"
-		case outlineImports[t] || t == "import_spec":
+		case w.is(u.n, rImport) || t == "import_spec":
 			return w.importKey(u)
-		case outlineFields[t]:
+		case w.is(u.n, rField):
 			for _, f := range []string{"name", "property", "key"} {
-				if ch := u.n.ChildByFieldName(f); ch != nil {
+				if ch := w.field(u.n, f); ch != 0 {
 					return "field " + w.text(ch)
 				}
 			}
 			return ""
-		case outlineCompounds[t]:
+		case w.is(u.n, rCompound):
 			return w.header(u.n, s)
 		}
 	}
@@ -627,30 +651,117 @@ func (w *walker) importKey(u typed) string {
 	unquote := func(s string) string { return strings.Trim(s, "\"'`") }
 	switch u.typ {
 	case "import_statement":
-		if src := u.n.ChildByFieldName("source"); src != nil { // JavaScript
+		if src := w.field(u.n, "source"); src != 0 { // JavaScript
 			return "import " + unquote(w.text(src))
 		}
-		name := u.n.ChildByFieldName("name") // Python
-		if name != nil {
+		name := w.field(u.n, "name") // Python
+		if name != 0 {
 			if t, _ := w.kind(name); t == "aliased_import" {
-				name = name.ChildByFieldName("name")
+				name = w.field(name, "name")
 			}
 		}
 		return strings.TrimSpace("import " + w.text(name))
 	case "import_from_statement":
-		return "import " + w.text(u.n.ChildByFieldName("module_name"))
+		return "import " + w.text(w.field(u.n, "module_name"))
 	case "future_import_statement":
 		return "import __future__"
 	case "use_declaration":
-		return "import " + w.text(u.n.ChildByFieldName("argument"))
+		return "import " + w.text(w.field(u.n, "argument"))
 	case "import_spec":
-		return "import " + unquote(w.text(u.n.ChildByFieldName("path")))
+		return "import " + unquote(w.text(w.field(u.n, "path")))
 	case "import_declaration": // Go
-		for _, ch := range w.children(u.n) {
+		for ch := range w.kids(u.n) {
 			if t, _ := w.kind(ch); t == "import_spec" {
-				return "import " + unquote(w.text(ch.ChildByFieldName("path")))
+				return "import " + unquote(w.text(w.field(ch, "path")))
 			}
 		}
 	}
 	return "import"
+}
+
+// matchPlain is matchPlain (enclosing.go) on the flattened tree: the
+// first of the language's plain patterns that n passes.
+func (w *walker) matchPlain(n nid) (found, bool) {
+	for i := range w.pats {
+		var c flatCaptures
+		if !w.match(&w.pats[i].root, n, &c) {
+			continue
+		}
+		f := found{pattern: uint16(i), start: int(w.f[n].startByte), end: int(w.f[n].endByte), kind: w.pats[i].kind, nameStart: -1, nameEnd: -1}
+		if c.name != 0 {
+			f.nameStart, f.nameEnd = int(w.f[c.name].startByte), int(w.f[c.name].endByte)
+		}
+		if c.receiver != 0 {
+			f.receiver = string(w.src[w.f[c.receiver].startByte:w.f[c.receiver].endByte])
+		}
+		return f, true
+	}
+	return found{}, false
+}
+
+// flatCaptures are the nodes a match captured (0: none).
+type flatCaptures struct{ name, receiver nid }
+
+func (c *flatCaptures) add(o flatCaptures) {
+	if o.name != 0 {
+		c.name = o.name
+	}
+	if o.receiver != 0 {
+		c.receiver = o.receiver
+	}
+}
+
+// match is nodeTest.match (plainpattern.go) on the flattened tree.
+func (w *walker) match(t *nodeTest, n nid, c *flatCaptures) bool {
+	capture := func() {
+		if t.name {
+			c.name = n
+		}
+		if t.receiver {
+			c.receiver = n
+		}
+	}
+	if t.alts != nil {
+		for i := range t.alts {
+			var got flatCaptures
+			if w.match(&t.alts[i], n, &got) {
+				c.add(got)
+				capture()
+				return true
+			}
+		}
+		return false
+	}
+	typ, named := w.kind(n)
+	if t.anon {
+		if named || typ != t.types[0] {
+			return false
+		}
+	} else if !named || t.types[0] != "_" && !slices.Contains(t.types, typ) {
+		return false
+	}
+	var got flatCaptures
+	for i := range t.kids {
+		k := &t.kids[i]
+		if k.field != "" {
+			if ch := w.field(n, k.field); ch == 0 || !w.match(&k.node, ch, &got) {
+				return false
+			}
+			continue
+		}
+		ok := false
+		for ch := range w.kids(n) {
+			var one flatCaptures
+			if ok = w.match(&k.node, ch, &one); ok {
+				got.add(one)
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	c.add(got)
+	capture()
+	return true
 }

@@ -1,0 +1,196 @@
+package treesitter
+
+/*
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+// The tree-sitter runtime's API as the binding's copy declares it
+// (api.h of github.com/smacker/go-tree-sitter, the version go.mod pins):
+// the functions are the binding's, linked from its objects.
+typedef struct TSTree TSTree;
+typedef uint16_t TSSymbol;
+typedef uint16_t TSFieldId;
+typedef struct { uint32_t row; uint32_t column; } TSPoint;
+typedef struct { uint32_t context[4]; const void *id; const TSTree *tree; } TSNode;
+typedef struct { const void *tree; const void *id; uint32_t context[3]; } TSTreeCursor;
+
+TSNode ts_tree_root_node(const TSTree *self);
+TSSymbol ts_node_symbol(TSNode self);
+uint32_t ts_node_start_byte(TSNode self);
+uint32_t ts_node_end_byte(TSNode self);
+TSPoint ts_node_start_point(TSNode self);
+TSPoint ts_node_end_point(TSNode self);
+TSTreeCursor ts_tree_cursor_new(TSNode node);
+void ts_tree_cursor_delete(TSTreeCursor *self);
+bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
+bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
+bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
+TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
+TSFieldId ts_tree_cursor_current_field_id(const TSTreeCursor *self);
+
+// fsrb_node is one node of a flattened tree (flatNode in Go).
+typedef struct {
+	uint32_t start_byte, end_byte;
+	uint32_t start_row, start_col, end_row, end_col;
+	uint32_t kids, next; // the first child's and the next sibling's index; 0 for none
+	uint16_t symbol, field;
+} fsrb_node;
+
+// fsrb_flatten writes the tree's nodes in preorder into out (room for
+// cap), and returns how many it has: more than cap means call again with
+// that much room. It reads what an outline reads, no more (a cursor step
+// is most of the cost, so nodes are skipped, not filtered):
+//   - the children of every node that spans lines;
+//   - under a node of one line that starts a line of src (a statement),
+//     the chain a key reads: its children, and the children of those of
+//     them flagged FSRB_DESCEND (a wrapper, an assignment, a call...),
+//     four levels at most;
+//   - the header of a definition (flagged FSRB_DEF): three levels below
+//     it, for its name and a Go method's receiver.
+enum { FSRB_DEF = 1, FSRB_DESCEND = 2 };
+
+static uint32_t fsrb_flatten(const void *tree, fsrb_node *out, uint32_t cap,
+		const uint8_t *src, const uint8_t *flags, uint32_t nsyms) {
+	// A node's mode says which of its children are read: FULL all, down
+	// to any depth; BUDGET+b all, b levels down; KEYED+d the statement
+	// chain, d levels down; NONE none.
+	enum { NONE = 0, BUDGET = 0, KEYED = 64, FULL = 255 };
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node((const TSTree *)tree));
+	uint32_t n = 0, depth = 0, room = 64;
+	// Per level: its parent's index, symbol and mode, and the last node
+	// written.
+	uint32_t *parent = malloc(room * sizeof(uint32_t));
+	uint32_t *last = malloc(room * sizeof(uint32_t));
+	uint16_t *psym = malloc(room * sizeof(uint16_t));
+	uint8_t *pbudget = malloc(room);
+	if (!parent || !last || !psym || !pbudget) {
+		goto done;
+	}
+	parent[0] = 0; last[0] = 0; psym[0] = 0; pbudget[0] = FULL;
+	for (;;) {
+		TSNode node = ts_tree_cursor_current_node(&c);
+		TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
+		uint32_t sb = ts_node_start_byte(node);
+		TSSymbol sym = ts_node_symbol(node);
+		uint32_t i = n++;
+		if (i < cap) {
+			fsrb_node *o = &out[i];
+			o->start_byte = sb;
+			o->end_byte = ts_node_end_byte(node);
+			o->start_row = sp.row; o->start_col = sp.column;
+			o->end_row = ep.row; o->end_col = ep.column;
+			o->kids = 0; o->next = 0;
+			o->symbol = sym;
+			o->field = ts_tree_cursor_current_field_id(&c);
+			if (depth > 0) {
+				if (last[depth] == 0) {
+					if (parent[depth] < cap) out[parent[depth]].kids = i;
+				} else if (last[depth] < cap) {
+					out[last[depth]].next = i;
+				}
+			}
+		}
+		last[depth] = i;
+		uint8_t pm = pbudget[depth], pf = psym[depth] < nsyms ? flags[psym[depth]] : 0;
+		uint8_t f = sym < nsyms ? flags[sym] : 0;
+		uint8_t budget;
+		if (ep.row > sp.row) {
+			budget = FULL;
+		} else if (pm == FULL) {
+			bool starts = sp.column <= sb;
+			for (uint32_t k = sb - sp.column; starts && k < sb; k++) {
+				starts = src[k] == ' ' || src[k] == '\t';
+			}
+			budget = pf & FSRB_DEF ? BUDGET + 3 : starts ? KEYED + 4 : NONE;
+		} else if (pm > KEYED) {
+			budget = pf & FSRB_DEF ? BUDGET + 3 : f & FSRB_DESCEND ? pm - 1 : NONE;
+		} else if (pm > BUDGET && pm < KEYED) {
+			budget = pm - 1;
+		} else {
+			budget = NONE;
+		}
+		if (budget == KEYED) {
+			budget = NONE;
+		}
+		if (budget != NONE && ts_tree_cursor_goto_first_child(&c)) {
+			if (++depth == room) {
+				room *= 2;
+				uint32_t *p = realloc(parent, room * sizeof(uint32_t)); if (p) parent = p;
+				uint32_t *l = realloc(last, room * sizeof(uint32_t)); if (l) last = l;
+				uint16_t *y = realloc(psym, room * sizeof(uint16_t)); if (y) psym = y;
+				uint8_t *b = realloc(pbudget, room); if (b) pbudget = b;
+				if (!p || !l || !y || !b) { n = 0; goto done; }
+			}
+			parent[depth] = i; last[depth] = 0; psym[depth] = sym; pbudget[depth] = budget;
+			continue;
+		}
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
+			depth--;
+		}
+	}
+done:
+	free(parent); free(last); free(psym); free(pbudget);
+	ts_tree_cursor_delete(&c);
+	return n;
+}
+*/
+import "C"
+
+import (
+	"runtime"
+	"unsafe"
+
+	sitter "github.com/smacker/go-tree-sitter"
+)
+
+// flatNode is one node of a tree flattened in one cgo call: its place,
+// type and field, and links to its first child and next sibling (0 for
+// none; node 0 is the root, nobody's child or sibling). It mirrors C's
+// fsrb_node.
+type flatNode struct {
+	startByte, endByte uint32
+	startRow, startCol uint32
+	endRow, endCol     uint32
+	kids, next         uint32
+	symbol, field      uint16
+}
+
+// flattenTree reads the nodes of t, the tree of src, that an outline
+// reads (fsrb_flatten says which), in one cgo call: the binding's one
+// call a cursor step and a node property cost several times the whole
+// walk (BenchmarkOutline). flags are symbolFlags per symbol. The caller
+// holds t.
+func flattenTree(t *sitter.Tree, src []byte, flags []byte) []flatNode {
+	// The binding's Tree keeps the C tree as its first field, with no
+	// accessor.
+	ct := *(*unsafe.Pointer)(unsafe.Pointer(t.BaseTree))
+	var src0, flags0 *C.uint8_t
+	if len(src) > 0 {
+		src0 = (*C.uint8_t)(unsafe.Pointer(&src[0]))
+	}
+	if len(flags) > 0 {
+		flags0 = (*C.uint8_t)(unsafe.Pointer(&flags[0]))
+	}
+	out := make([]flatNode, max(64, len(src)/8))
+	for {
+		n := int(C.fsrb_flatten(ct, (*C.fsrb_node)(unsafe.Pointer(&out[0])), C.uint32_t(len(out)), src0, flags0, C.uint32_t(len(flags))))
+		runtime.KeepAlive(t)
+		runtime.KeepAlive(src)
+		runtime.KeepAlive(flags)
+		if n <= len(out) {
+			return out[:n]
+		}
+		out = make([]flatNode, n)
+	}
+}
+
+// Flags of a symbol for fsrb_flatten.
+const (
+	symbolDefinition = C.FSRB_DEF     // a definition node: its header is read
+	symbolDescend    = C.FSRB_DESCEND // read on down a statement's chain
+)
+
+// The Go and C views of a node must agree to the byte.
+var _ = [1]struct{}{}[unsafe.Sizeof(flatNode{})-C.sizeof_fsrb_node]
