@@ -59,6 +59,9 @@ type Language struct {
 	// finds the statement boundaries that let the syntax check parse the
 	// edited statements alone (stmtwindow.go); nil: definition windows.
 	stmtLines stmtLexer
+	// stmtAlike tells an edit that keeps its statements' tokens, which
+	// needs no parse (stmtalike.go); nil: every edit is parsed.
+	stmtAlike stmtAlike
 
 	grammar func() *sitter.Language
 	query   string
@@ -147,7 +150,7 @@ var languages = []*Language{
 	},
 	{
 		Name: "python", Extensions: []string{".py", ".pyi", ".pyw"}, Interpreters: []string{"python", "pypy"},
-		Separator: ".", grammar: python.GetLanguage, stmtLines: pyLexer,
+		Separator: ".", grammar: python.GetLanguage, stmtLines: pyLexer, stmtAlike: pyAlike,
 		query: `
 ; class Greeter(Base):
 (class_definition name: (identifier) @name) @definition.class

@@ -224,7 +224,7 @@ func statementWindowsClean(ctx context.Context, timeout time.Duration, lang *Lan
 	bl := newLines(lang.stmtLines, before, w.bStart, w.bEnd)
 	regions := make([]editRegion, 0, len(w.regions))
 	for _, r := range w.regions {
-		if r = narrowRegion(before, after, r); r.aStart < r.aEnd || r.bStart < r.bEnd {
+		if r = narrowRegion(before, after, r); (r.aStart < r.aEnd || r.bStart < r.bEnd) && !alikeRegion(lang, al, bl, before, after, r) {
 			regions = append(regions, r)
 		}
 	}
@@ -256,6 +256,31 @@ func statementWindowsClean(ctx context.Context, timeout time.Duration, lang *Lan
 		}
 	}
 	return true
+}
+
+// alikeRegion reports whether region r's new lines keep the tokens of
+// its old ones (stmtalike.go): whole lines in both texts, starting where
+// the statement lexer is outside any bracket, string or continued line.
+// Then the lexer's state after them is the same too, and so is all that
+// follows.
+func alikeRegion(lang *Language, al, bl *lexedLines, before, after []byte, r editRegion) bool {
+	if lang.stmtAlike == nil || !wholeLines(after, r.aStart, r.aEnd) || !wholeLines(before, r.bStart, r.bEnd) {
+		return false
+	}
+	ia, ok := al.at(r.aStart)
+	if !ok || !al.ls[ia].neutral {
+		return false
+	}
+	ib, ok := bl.at(r.bStart)
+	if !ok || !bl.ls[ib].neutral {
+		return false
+	}
+	return lang.stmtAlike(after[r.aStart:r.aEnd], before[r.bStart:r.bEnd])
+}
+
+// wholeLines reports whether text[s:e] is a run of whole lines.
+func wholeLines(text []byte, s, e int) bool {
+	return s < e && (s == 0 || text[s-1] == '\n') && (e == len(text) || text[e-1] == '\n')
 }
 
 // narrowRegion drops the whole lines that an edited region leaves as they

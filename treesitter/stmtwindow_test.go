@@ -74,6 +74,22 @@ var stmtCases = []stmtCase{
 		src: "def f(a):\n\tx = a\n\treturn x\n", old: "\tx = a\n", new: "\tx = a + 1\n"},
 	{name: "string opened",
 		src: "def f(a):\n    x = a\n    return x\n", old: "    x = a\n", new: "    x = 'a\n"},
+	// Edits that keep the statement's tokens settle without a parse
+	// (stmtalike.go); those that do not are parsed.
+	{name: "name renamed", small: true,
+		src: "def f(a):\n    x = a\n    return x\n", old: "    x = a\n", new: "    value = a  # renamed\n"},
+	{name: "string's words changed", small: true,
+		src: "def f(a):\n    x = 'a b'\n    return x\n", old: "    x = 'a b'\n", new: "    x = 'c \\' d'\n"},
+	{name: "except clause's exception renamed", small: true,
+		src: "def f(a):\n    try:\n        x = 1\n    except KeyError:\n        x = 2\n    return x\n", old: "    except KeyError:\n", new: "    except ValueError:  # narrower\n"},
+	{name: "name turned into a keyword",
+		src: "def f(a):\n    x = a\n    return x\n", old: "    x = a\n", new: "    return = a\n"},
+	{name: "a second string after the first",
+		src: "def f(a):\n    x = 'a'\n    return x\n", old: "    x = 'a'\n", new: "    x = 'a'b'\n"},
+	{name: "number no longer one",
+		src: "def f(a):\n    x = 1\n    return x\n", old: "    x = 1\n", new: "    x = 1x\n"},
+	{name: "operator split",
+		src: "def f(a):\n    x = a ** 2\n    return x\n", old: "    x = a ** 2\n", new: "    x = a * * 2\n"},
 }
 
 // TestStatementWindowsAgree checks that statement windows change no
@@ -263,5 +279,81 @@ func pyLexerRef(text []byte, start, end int) func() (lineInfo, bool) {
 		}
 		i = nextLine(text, i)
 		return li, true
+	}
+}
+
+func TestPyAlike(t *testing.T) {
+	for _, c := range []struct {
+		a, b  string
+		alike bool
+	}{
+		{"x = a\n", "x = a  # why\n", true},
+		{"x = a\n", "total_count = a\n", true},
+		{"x=a(b, c)\n", "x = a( b,c )\n", true},
+		{"s = 'one'\n", "s = 'two \\' three'\n", true},
+		{"s = \"a\"\n", "s = 'a'\n", false},
+		{"x = a\n", "x = None\n", false},
+		{"x = a\n", "x = print\n", false},
+		{"x = 1\n", "x = 2\n", false},
+		{"x = a\n", "x = a.b\n", false},
+		{"x = a ** b\n", "x = a * * b\n", false},
+		{"x = a\n", "    x = a\n", false},
+		{"x = a\n", "x = a\n\n", false},
+		{"s = f'{a}'\n", "s = f'{b}'\n", false},
+		{"s = f'{a}'\n", "t = f'{a}'  # same string\n", true},
+		{"s = rb'\\d'\n", "t = rb'\\d'\n", true},
+		{"s = f'{a[\"k\"]}'\n", "t = f'{a[\"k\"]}'\n", false},
+		{"s = x'a'\n", "t = x'a'\n", false},
+		{"s = '''a'''\n", "s = '''b c'''\n", true},
+		{"s = '''a\n", "s = '''b\n", false},
+		{"s = '''a'''\n", "s = 'a'\n", false},
+		{"s = '''a\\'''\n", "s = '''a'''\n", false},
+		{"x = a + \\\n", "x = b + \\\n", false},
+		{"s = 'a\n", "s = 'b\n", false},
+		{"x = a\r\n", "x = b\r\n", true},
+	} {
+		if got := pyAlike([]byte(c.a), []byte(c.b)); got != c.alike {
+			t.Errorf("pyAlike(%q, %q) = %v, want %v", c.a, c.b, got, c.alike)
+		}
+	}
+}
+
+// TestPyAlikeParsesAlike: a line's words replaced at random, by names,
+// keywords, strings, numbers and brackets; whenever pyAlike calls the two
+// texts alike, tree-sitter finds errors in both or in neither.
+func TestPyAlikeParsesAlike(t *testing.T) {
+	rnd := rand.New(rand.NewSource(38))
+	src := pyClasses(3)
+	lines := strings.SplitAfter(src, "\n")
+	words := []string{"x", "value", "items", "if", "print", "None", "def", "'s'", `"t"`, "1", "(", ")", "lambda", "_", "match", "type", "f'x'", "# note", "not", "in"}
+	c := NewCache(8)
+	alike := 0
+	for range 3000 {
+		i := rnd.Intn(len(lines))
+		fields := strings.Fields(lines[i])
+		if len(fields) == 0 {
+			continue
+		}
+		k := rnd.Intn(len(fields))
+		newLine := strings.Replace(lines[i], fields[k], words[rnd.Intn(len(words))], 1)
+		if !pyAlike([]byte(lines[i]), []byte(newLine)) {
+			continue
+		}
+		alike++
+		edited := strings.Join(lines[:i], "") + newLine + strings.Join(lines[i+1:], "")
+		a, err := c.Parse("a.py", 0, []byte(src), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := c.Parse("b.py", 0, []byte(edited), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.HasError() != b.HasError() {
+			t.Errorf("%q and %q read alike, but one parses with an error", lines[i], newLine)
+		}
+	}
+	if alike < 100 {
+		t.Errorf("only %d edits read alike: the test tries too little", alike)
 	}
 }
