@@ -30,9 +30,15 @@ const (
 	lockName      = "lock"
 	rootName      = "root"           // a store's file naming its workspace root (sweepOrphans reads it)
 	storeNameLen  = 16               // hex digits of the root's hash that name its store
-	keepCommitted = 10               // committed journals kept per root, for undo
+	keepCommitted = 10               // committed journals kept per root, for undo (see prune)
 	lockWait      = 10 * time.Second // a commit takes milliseconds; longer means stuck
 )
+
+// keepBytes bounds the bytes the journals of one root keep (old contents,
+// most of it), for undo: a few commits to big files had grown a
+// workspace's journals to 81 MB. The newest commit's journal stays
+// whatever its size. A variable for the tests.
+var keepBytes int64 = 128 << 20
 
 type state string
 
@@ -366,28 +372,55 @@ func readBackup(dir string, f fileEntry) ([]byte, error) {
 	return data, nil
 }
 
-// prune keeps the newest keepCommitted committed journals and everything
-// newer than the oldest of them; pending journals always stay. Failures
-// are ignored: a journal left over costs disk space, nothing else.
+// prune keeps, newest first, the journals up to the keepCommitted-th
+// committed commit, and of those no more than keepBytes, the newest
+// committed commit's always included: undo goes back that far. Older
+// journals go; pending journals always stay. Failures are ignored: a
+// journal left over costs disk space, nothing else.
 func (s *store) prune() {
 	js, err := s.journals()
 	if err != nil {
 		return
 	}
 	committed := 0
+	var size int64
+	cut := false
 	for i := len(js) - 1; i >= 0; i-- {
 		m := js[i].m
-		switch {
-		case m != nil && m.State == statePending:
+		if m != nil && m.State == statePending {
 			continue
-		case committed >= keepCommitted || m == nil:
-			// m == nil: a commit that died before its manifest existed;
-			// we hold the lock, so it is not one being written now.
+		}
+		if !cut && m != nil {
+			size += dirSize(js[i].dir)
+			cut = committed >= keepCommitted || committed > 0 && size > keepBytes
+		}
+		// m == nil: a commit that died before its manifest existed; we
+		// hold the lock, so it is not one being written now.
+		if cut || m == nil {
 			_ = os.RemoveAll(js[i].dir)
-		case m.Kind == kindCommit && m.State == stateCommitted:
+			continue
+		}
+		if m.Kind == kindCommit && m.State == stateCommitted {
 			committed++
 		}
 	}
+}
+
+// dirSize is the bytes of the files in dir (a journal: no subfolders).
+// A backup that is a hard link counts whole: once the commit replaced its
+// file, the journal holds the only name of those bytes.
+func dirSize(dir string) int64 {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var n int64
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
 }
 
 // hashContent is hash of the bytes c writes, streamed into the hasher:
