@@ -1,4 +1,4 @@
-// Package report renders a validated plan for people (the man page's text)
+// Package report renders a validated plan for people (the CLI's contract, docs/cli.md "Output")
 // and for programs (--json). It is pure: plan in, text out.
 package report
 
@@ -62,7 +62,7 @@ func Plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// Human writes the man page's output: success lines on stdout, the failure
+// Human writes the CLI's output (docs/cli.md "Output"): success lines on stdout, the failure
 // report and notes on stderr.
 func Human(stdout, stderr io.Writer, o Outcome) {
 	p := o.Plan
