@@ -60,7 +60,7 @@ func (r *resolver) lazy() *snippetRefusal {
 	walk(r.fileItems)
 	switch len(found) {
 	case 0:
-		return r.noPlace(r.blockItems)
+		return r.noPlace(r.blockItems, true)
 	case 1:
 		f := found[0].it
 		r.delta = r.firstDelta(f.Kids, r.blockItems, found1[0])
@@ -236,14 +236,20 @@ func increasing(c []step) []step {
 	return out
 }
 
-// noPlace refuses a block whose concrete lines pair with nothing.
-func (r *resolver) noPlace(B []Item) *snippetRefusal {
+// noPlace refuses a block (whole) or a stretch between markers whose
+// concrete lines pair with nothing.
+func (r *resolver) noPlace(B []Item, whole bool) *snippetRefusal {
 	first := ""
 	for _, it := range B {
 		if !r.isMarker(it) {
 			first = strings.TrimSpace(r.block[it.Start])
 			break
 		}
+	}
+	if !whole {
+		return &snippetRefusal{kind: KindNotFound,
+			msg:  fmt.Sprintf("block #%d: the lines from %q on stand between omission markers and match no line of %s, so they could go anywhere the markers keep", r.b.Number, first, r.path),
+			hint: "add to the block the line of the file they follow or precede, or use a SEARCH/REPLACE block"}
 	}
 	return &snippetRefusal{kind: KindNotFound,
 		msg:  fmt.Sprintf("block #%d: nothing of it stands in %s (from %q on), so its markers have no place to keep text around", r.b.Number, r.path, first),
@@ -263,7 +269,7 @@ func (r *resolver) emit(F, B []Item, steps []step, flo, fhi int, open bool) *sni
 		stretch := steps[start:k]
 		edge := !open && (start == 0 || k == len(steps))
 		if len(stretch) > 0 && !paired(stretch) && !edge {
-			return r.noPlace(itemsOf(B, stretch))
+			return r.noPlace(itemsOf(B, stretch), false)
 		}
 		if err := r.besideMarker(F, B, steps, start, k); err != nil {
 			return err
