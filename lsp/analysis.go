@@ -106,7 +106,7 @@ func (s *snapshot) compute(d *document) *analysis {
 		return s.exists(name)
 	}
 	// Streaming: an answer may still be arriving in the editor.
-	patch := core.Parse(d.text, core.ParseOptions{Exists: exists, Streaming: true})
+	patch := core.Parse(d.text, core.ParseOptions{Exists: exists, Streaming: true, Snippets: true})
 	s.rangesAsSeen(d.uri, patch)
 	a.patch = patch
 	// A plan that validates may still break a file's syntax: a warning on

@@ -40,8 +40,47 @@ func blockHints(a *analysis) []blockHint {
 			label:   hintLabel(res, &b),
 			tooltip: fmt.Sprintf("#%d %s", b.Number, status),
 		})
+		out = append(out, keptHints(m, &b, res)...)
 	}
 	return out
+}
+
+// keptHints names, at the end of each omission marker of a lazy chat
+// snippet, the file lines it keeps ("keeps 12-40"): what the marker
+// stands for is the one thing the block does not show.
+func keptHints(m *mapper, b *core.Block, res core.BlockResult) []blockHint {
+	if len(res.Kept) == 0 || b.ReplaceBody.Empty() {
+		return nil
+	}
+	first := m.Line(b.ReplaceBody.Start)
+	var out []blockHint
+	for _, k := range res.Kept {
+		line := first + k.Marker - 1
+		label := "keeps nothing"
+		switch {
+		case k.To > k.From:
+			label = fmt.Sprintf("keeps %d-%d", k.From, k.To)
+		case k.To == k.From:
+			label = fmt.Sprintf("keeps %d", k.From)
+		}
+		out = append(out, blockHint{
+			line:    line,
+			pos:     toPosition(m, m.LineEnd(line)),
+			label:   label,
+			tooltip: fmt.Sprintf("#%d: this marker keeps %s as it is", b.Number, keptWhere(b.Path, k)),
+		})
+	}
+	return out
+}
+
+func keptWhere(path string, k core.Kept) string {
+	switch {
+	case k.To > k.From:
+		return fmt.Sprintf("%s lines %d-%d", path, k.From, k.To)
+	case k.To == k.From:
+		return fmt.Sprintf("%s line %d", path, k.From)
+	}
+	return "no line of " + path
 }
 
 // hintLabel is where a block that applies lands, in the fewest words.
@@ -51,6 +90,8 @@ func hintLabel(res core.BlockResult, b *core.Block) string {
 		return "→ " + b.Path + " (new file)"
 	case b.Op == core.OpDeleteFile:
 		return "→ deletes " + b.Path
+	case res.Shape != "":
+		return fmt.Sprintf("→ %s:%d (%s)", b.Path, res.Line, res.Shape)
 	case res.Rung != "exact" && res.Rung != "":
 		return fmt.Sprintf("→ %s:%d (fuzzy)", b.Path, res.Line)
 	}

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/pipeline"
 	"github.com/fsrb/fsrb/core/commit"
 	"github.com/fsrb/fsrb/lsp"
 )
@@ -320,8 +321,8 @@ func applyAllAsCLI(t *testing.T, sc *scenario, c *testClient, u uri.URI, patchTe
 		}
 		_, err = disk.ReadFile(clean)
 		return err == nil
-	}})
-	plan := core.Validate(patch, disk, core.Options{Root: slashRoot, Fuzzy: fuzzy})
+	}, Snippets: true})
+	plan := pipeline.Validate(patch, disk, pipeline.Check{Options: core.Options{Root: slashRoot, Fuzzy: fuzzy}, Checker: pipeline.Disk})
 	if !plan.OK() {
 		t.Fatalf("core refuses the patch: %v", plan.Problems)
 	}

@@ -243,7 +243,7 @@ func (s *snapshot) anchorSkips(u uri.URI, text string) {
 	if len(marks) == 0 {
 		return
 	}
-	patch := core.Parse(text, core.ParseOptions{Exists: s.exists, Streaming: true})
+	patch := core.Parse(text, core.ParseOptions{Exists: s.exists, Streaming: true, Snippets: true})
 	s.rangesAsSeen(u, patch) // the blocks as analyses read them, keys alike
 	var out []skipMark
 	for n := range s.skippedBlocks(u, patch) {

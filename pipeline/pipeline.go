@@ -24,6 +24,9 @@ type Workspace struct {
 	Disk    *commit.Disk
 	Root    string   // the resolved root, slash-separated
 	Aliases []string // other spellings of Root (as the user gave it)
+	// EditFormatsOnly reads the edit formats alone: a chat answer's code
+	// block that names its file stays prose (the CLI's --snippets=false).
+	EditFormatsOnly bool
 }
 
 // ResolveRoot turns the --root a user gave (the working directory when
@@ -84,8 +87,9 @@ func (w *Workspace) Exists(name string) bool {
 }
 
 // Parse parses a patch text; format is one of core.Formats ("" detects).
+// Chat snippets are read unless EditFormatsOnly.
 func (w *Workspace) Parse(text, format string) *core.Patch {
-	return core.Parse(text, core.ParseOptions{Exists: w.Exists, Format: format})
+	return core.Parse(text, core.ParseOptions{Exists: w.Exists, Format: format, Snippets: !w.EditFormatsOnly})
 }
 
 // Options says how to run a patch.

@@ -31,7 +31,7 @@ var version = ""
 
 type flags struct {
 	dryRun, diff, json, fuzzy, partial, blocks bool
-	syntaxCheck                                bool
+	syntaxCheck, snippets                      bool
 	root, format                               string
 	version, help, recover, undo, revert       bool
 }
@@ -71,6 +71,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.partial, "partial", false, "apply the blocks that validate (atomically), skip the rest; exit 1 if any was skipped")
 	fs.BoolVar(&f.blocks, "blocks", false, "list the blocks of the patch and touch nothing")
 	fs.BoolVar(&f.syntaxCheck, "syntax-check", true, "warn when an edit leaves a syntax error (tree-sitter; files up to 256 KiB); --syntax-check=false skips the parse")
+	fs.BoolVar(&f.snippets, "snippets", true, "read a chat answer's code blocks that name their file (whole files, definitions, lazy blocks, line ranges); --snippets=false reads the edit formats only")
 	fs.StringVar(&f.root, "root", "", "the workspace root (default: the working directory)")
 	fs.StringVar(&f.format, "format", "auto", "force a dialect: "+strings.Join(core.Formats, "|"))
 	fs.BoolVar(&f.recover, "recover", false, "roll back a commit that was cut off part-way (crash, kill)")
@@ -170,6 +171,7 @@ func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 		return usageError(stderr, err.Error())
 	}
 	ws.Disk.Arena = &reads
+	ws.EditFormatsOnly = !f.snippets
 	patch := ws.Parse(text, f.format)
 	if f.blocks {
 		if err := report.Blocks(stdout, patch, f.json); err != nil {
