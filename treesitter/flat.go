@@ -37,9 +37,10 @@ typedef struct {
 	uint16_t symbol, field;
 } fsrb_node;
 
-// fsrb_flatten writes the tree's nodes in preorder into out (room for
-// cap), and returns how many it has: more than cap means call again with
-// that much room. It reads what an outline reads, no more (a cursor step
+// fsrb_flatten returns the tree's nodes in preorder, in memory of its
+// own (malloc: the caller frees it), and their number in *count (0 and
+// NULL when memory ran out); hint is a first guess of the number. It
+// reads what an outline reads, no more (a cursor step
 // is most of the cost, so nodes are skipped, not filtered):
 //   - the children of every node that spans lines;
 //   - under a node of one line that starts a line of src (a statement),
@@ -50,22 +51,23 @@ typedef struct {
 //     it, for its name and a Go method's receiver.
 enum { FSRB_DEF = 1, FSRB_DESCEND = 2 };
 
-static uint32_t fsrb_flatten(const void *tree, fsrb_node *out, uint32_t cap,
+static fsrb_node *fsrb_flatten(const void *tree, uint32_t *count, uint32_t hint,
 		const uint8_t *src, const uint8_t *flags, uint32_t nsyms) {
 	// A node's mode says which of its children are read: FULL all, down
 	// to any depth; BUDGET+b all, b levels down; KEYED+d the statement
 	// chain, d levels down; NONE none.
 	enum { NONE = 0, BUDGET = 0, KEYED = 64, FULL = 255 };
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node((const TSTree *)tree));
-	uint32_t n = 0, depth = 0, room = 64;
+	uint32_t n = 0, depth = 0, room = 64, cap = hint > 64 ? hint : 64;
+	fsrb_node *out = malloc(cap * sizeof(fsrb_node));
 	// Per level: its parent's index, symbol and mode, and the last node
 	// written.
 	uint32_t *parent = malloc(room * sizeof(uint32_t));
 	uint32_t *last = malloc(room * sizeof(uint32_t));
 	uint16_t *psym = malloc(room * sizeof(uint16_t));
 	uint8_t *pbudget = malloc(room);
-	if (!parent || !last || !psym || !pbudget) {
-		goto done;
+	if (!out || !parent || !last || !psym || !pbudget) {
+		goto fail;
 	}
 	parent[0] = 0; last[0] = 0; psym[0] = 0; pbudget[0] = FULL;
 	for (;;) {
@@ -74,7 +76,13 @@ static uint32_t fsrb_flatten(const void *tree, fsrb_node *out, uint32_t cap,
 		uint32_t sb = ts_node_start_byte(node);
 		TSSymbol sym = ts_node_symbol(node);
 		uint32_t i = n++;
-		if (i < cap) {
+		if (i == cap) {
+			fsrb_node *grown = realloc(out, 2 * cap * sizeof(fsrb_node));
+			if (!grown) goto fail;
+			out = grown;
+			cap *= 2;
+		}
+		{
 			fsrb_node *o = &out[i];
 			o->start_byte = sb;
 			o->end_byte = ts_node_end_byte(node);
@@ -85,8 +93,8 @@ static uint32_t fsrb_flatten(const void *tree, fsrb_node *out, uint32_t cap,
 			o->field = ts_tree_cursor_current_field_id(&c);
 			if (depth > 0) {
 				if (last[depth] == 0) {
-					if (parent[depth] < cap) out[parent[depth]].kids = i;
-				} else if (last[depth] < cap) {
+					out[parent[depth]].kids = i;
+				} else {
 					out[last[depth]].next = i;
 				}
 			}
@@ -120,7 +128,7 @@ static uint32_t fsrb_flatten(const void *tree, fsrb_node *out, uint32_t cap,
 				uint32_t *l = realloc(last, room * sizeof(uint32_t)); if (l) last = l;
 				uint16_t *y = realloc(psym, room * sizeof(uint16_t)); if (y) psym = y;
 				uint8_t *b = realloc(pbudget, room); if (b) pbudget = b;
-				if (!p || !l || !y || !b) { n = 0; goto done; }
+				if (!p || !l || !y || !b) goto fail;
 			}
 			parent[depth] = i; last[depth] = 0; psym[depth] = sym; pbudget[depth] = budget;
 			continue;
@@ -130,10 +138,15 @@ static uint32_t fsrb_flatten(const void *tree, fsrb_node *out, uint32_t cap,
 			depth--;
 		}
 	}
+fail:
+	free(out);
+	out = NULL;
+	n = 0;
 done:
 	free(parent); free(last); free(psym); free(pbudget);
 	ts_tree_cursor_delete(&c);
-	return n;
+	*count = n;
+	return out;
 }
 */
 import "C"
@@ -160,9 +173,10 @@ type flatNode struct {
 // flattenTree reads the nodes of t, the tree of src, that an outline
 // reads (fsrb_flatten says which), in one cgo call: the binding's one
 // call a cursor step and a node property cost several times the whole
-// walk (BenchmarkOutline). flags are symbolFlags per symbol. The caller
-// holds t.
-func flattenTree(t *sitter.Tree, src []byte, flags []byte) []flatNode {
+// walk (BenchmarkOutline). flags are symbolFlags per symbol. The nodes
+// are C's memory, freed by free; nil when it ran out. The caller holds
+// t.
+func flattenTree(t *sitter.Tree, src []byte, flags []byte) (nodes []flatNode, free func()) {
 	// The binding's Tree keeps the C tree as its first field, with no
 	// accessor.
 	ct := *(*unsafe.Pointer)(unsafe.Pointer(t.BaseTree))
@@ -173,17 +187,16 @@ func flattenTree(t *sitter.Tree, src []byte, flags []byte) []flatNode {
 	if len(flags) > 0 {
 		flags0 = (*C.uint8_t)(unsafe.Pointer(&flags[0]))
 	}
-	out := make([]flatNode, max(64, len(src)/8))
-	for {
-		n := int(C.fsrb_flatten(ct, (*C.fsrb_node)(unsafe.Pointer(&out[0])), C.uint32_t(len(out)), src0, flags0, C.uint32_t(len(flags))))
-		runtime.KeepAlive(t)
-		runtime.KeepAlive(src)
-		runtime.KeepAlive(flags)
-		if n <= len(out) {
-			return out[:n]
-		}
-		out = make([]flatNode, n)
+	var n C.uint32_t
+	// About one node read for every 3 to 8 bytes of code.
+	p := C.fsrb_flatten(ct, &n, C.uint32_t(len(src)/4), src0, flags0, C.uint32_t(len(flags)))
+	runtime.KeepAlive(t)
+	runtime.KeepAlive(src)
+	runtime.KeepAlive(flags)
+	if p == nil {
+		return nil, func() {}
 	}
+	return unsafe.Slice((*flatNode)(unsafe.Pointer(p)), int(n)), func() { C.free(unsafe.Pointer(p)) }
 }
 
 // Flags of a symbol for fsrb_flatten.

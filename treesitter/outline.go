@@ -70,7 +70,7 @@ func (t *Tree) Outline() []core.Item {
 				return
 			}
 		}
-		t.outline = newWalker(t.Lang, t.content, t.lines, t.t).top()
+		t.outline = outlineOf(t.Lang, t.content, t.lines, t.t, nil)
 	})
 	return t.outline
 }
@@ -90,9 +90,7 @@ func (t *Tree) repairedOutline(hasError bool) ([]core.Item, bool) {
 		if !ok {
 			return nil, false
 		}
-		w := newWalker(t.Lang, src, lineStarts(src), rt)
-		w.passRows = rows
-		return w.top(), true
+		return outlineOf(t.Lang, src, lineStarts(src), rt, func(w *walker) { w.passRows = rows }), true
 	}
 	if !hasError {
 		return nil, false
@@ -104,9 +102,7 @@ func (t *Tree) repairedOutline(hasError bool) ([]core.Item, bool) {
 		if !ok {
 			continue
 		}
-		w := newWalker(t.Lang, src, lineStarts(src), rt)
-		w.wrapped = true
-		items := w.top()
+		items := outlineOf(t.Lang, src, lineStarts(src), rt, func(w *walker) { w.wrapped = true })
 		if len(items) != 1 || items[0].Start != 0 {
 			continue
 		}
@@ -237,9 +233,8 @@ type symbols struct {
 	names  []string
 	named  []bool
 	fields map[string]uint16
-	roots  map[string]bool // the node types the definition patterns match
-	flags  []byte          // per symbol: symbolDefinition, symbolDescend
-	roles  []outlineRole   // per named symbol
+	flags  []byte        // per symbol: symbolDefinition, symbolDescend
+	roles  []outlineRole // per named symbol
 }
 
 var symbolTables sync.Map // *Language → *symbols
@@ -250,14 +245,15 @@ func symbolsOf(l *Language) *symbols {
 	}
 	g := l.grammarLanguage()
 	n := int(g.SymbolCount())
-	s := &symbols{names: make([]string, n), named: make([]bool, n), fields: map[string]uint16{}, roots: map[string]bool{}, flags: make([]byte, n), roles: make([]outlineRole, n)}
+	s := &symbols{names: make([]string, n), named: make([]bool, n), fields: map[string]uint16{}, flags: make([]byte, n), roles: make([]outlineRole, n)}
+	roots := map[string]bool{} // the node types the definition patterns match
 	for _, p := range l.plainPatterns() {
-		s.roots[p.root.types[0]] = true
+		roots[p.root.types[0]] = true
 	}
 	for i := range n {
 		s.names[i] = g.SymbolName(sitter.Symbol(i))
 		s.named[i] = g.SymbolType(sitter.Symbol(i)) == sitter.SymbolTypeRegular
-		if s.named[i] && s.roots[s.names[i]] {
+		if s.named[i] && roots[s.names[i]] {
 			s.flags[i] |= symbolDefinition
 		}
 		if s.named[i] && outlineDescend(s.names[i]) {
@@ -278,5 +274,15 @@ func symbolsOf(l *Language) *symbols {
 	return got.(*symbols)
 }
 
-// normalize joins s's words with single spaces.
-func normalize(s string) string { return strings.Join(strings.Fields(s), " ") }
+// normalize joins b's words with single spaces.
+func normalize(b []byte) string {
+	plain := len(b) > 0 && b[0] != ' ' && b[len(b)-1] != ' '
+	for i := 0; plain && i < len(b); i++ {
+		c := b[i]
+		plain = c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f' && (c != ' ' || b[i+1] != ' ') && c < 0x80
+	}
+	if plain {
+		return string(b)
+	}
+	return strings.Join(strings.Fields(string(b)), " ")
+}

@@ -23,8 +23,7 @@ func BenchmarkOutline(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				w := newWalker(t.Lang, t.content, t.lines, t.t)
-				if items := w.top(); len(items) == 0 {
+				if items := outlineOf(t.Lang, t.content, t.lines, t.t, nil); len(items) == 0 {
 					b.Fatal("no items")
 				}
 			}

@@ -26,6 +26,12 @@ type walker struct {
 	// wrapped: the text is inside a repair's wrapper, named "_", which is
 	// no scope.
 	wrapped bool
+
+	// drafted and listed are stacks of scratch memory: the drafts of
+	// the levels being read, and the nodes of the bodies being read,
+	// each level's above its parent's.
+	drafted []draft
+	listed  []nid
 }
 
 // nid is a node of the flattened tree, an index in walker.f; 0, the
@@ -36,9 +42,20 @@ type nid = uint32
 // in a call in a declaration...).
 const maxScanDepth = 8
 
-func newWalker(lang *Language, src []byte, lines []int, t *sitter.Tree) *walker {
+// outlineOf returns the outline of src, its line starts and its tree t,
+// with setup (if any) run on the walker first. The caller holds t.
+func outlineOf(lang *Language, src []byte, lines []int, t *sitter.Tree, setup func(*walker)) []core.Item {
 	syms := symbolsOf(lang)
-	return &walker{syms: syms, src: src, lines: lines, pats: lang.plainPatterns(), f: flattenTree(t, src, syms.flags)}
+	nodes, free := flattenTree(t, src, syms.flags)
+	defer free()
+	if len(nodes) == 0 {
+		return nil
+	}
+	w := &walker{syms: syms, src: src, lines: lines, pats: lang.plainPatterns(), f: nodes}
+	if setup != nil {
+		setup(w)
+	}
+	return w.top()
 }
 
 // levelCtx is what a level's items inherit: the scope its definitions
@@ -102,17 +119,6 @@ func (w *walker) kind(n nid) (string, bool) {
 	return "ERROR", true // tree-sitter's error symbols are past the grammar's
 }
 
-// kids yields n's children.
-func (w *walker) kids(n nid) func(func(nid) bool) {
-	return func(yield func(nid) bool) {
-		for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
-			if !yield(ch) {
-				return
-			}
-		}
-	}
-}
-
 // children returns n's children.
 func (w *walker) children(n nid) []nid {
 	var out []nid
@@ -147,7 +153,7 @@ func (w *walker) ep(n nid) sitter.Point {
 // lastNamed returns n's last named child that is not a comment.
 func (w *walker) lastNamed(n nid) nid {
 	var last nid
-	for ch := range w.kids(n) {
+	for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
 		if _, named := w.kind(ch); named && !w.is(ch, rComment) {
 			last = ch
 		}
@@ -203,7 +209,7 @@ func (w *walker) text(n nid) string {
 	if n == 0 {
 		return ""
 	}
-	return normalize(string(w.src[w.f[n].startByte:w.f[n].endByte]))
+	return normalize(w.src[w.f[n].startByte:w.f[n].endByte])
 }
 
 // top returns the items of the tree under root.
@@ -213,12 +219,14 @@ func (w *walker) top() []core.Item {
 
 // level returns the items among nodes, the named children of a body.
 func (w *walker) level(nodes []nid, c levelCtx) []core.Item {
-	var ds []draft
-	w.drafts(nodes, c, &ds)
-	return leads(ds)
+	mark := len(w.drafted)
+	w.drafts(nodes, c)
+	items := leads(w.drafted[mark:])
+	w.drafted = w.drafted[:mark]
+	return items
 }
 
-func (w *walker) drafts(nodes []nid, c levelCtx, ds *[]draft) {
+func (w *walker) drafts(nodes []nid, c levelCtx) {
 	for _, n := range nodes {
 		typ, named := w.kind(n)
 		if !named {
@@ -227,11 +235,12 @@ func (w *walker) drafts(nodes []nid, c levelCtx, ds *[]draft) {
 		if typ == "ERROR" {
 			// What parsed inside an error is still the level's, but
 			// the error itself is no item.
-			w.drafts(w.children(n), c, ds)
+			w.drafts(w.children(n), c)
 			continue
 		}
 		if sp := w.firstPoint(w.sp(n)); w.startsLine(sp) {
-			*ds = append(*ds, w.item(n, typ, sp, c))
+			d := w.item(n, typ, sp, c) // may draft a level of its own first
+			w.drafted = append(w.drafted, d)
 		}
 	}
 }
@@ -278,7 +287,8 @@ func (w *walker) item(n nid, typ string, sp sitter.Point, c levelCtx) draft {
 		d.attr = true
 		return d
 	}
-	chain := w.unwrap(n, typ)
+	var buf [4]typed
+	chain := w.unwrap(n, typ, &buf)
 	for _, u := range chain {
 		if f, ok := w.definition(u); ok {
 			w.define(&d.Item, n, u, f, c)
@@ -304,8 +314,8 @@ func (w *walker) item(n nid, typ string, sp sitter.Point, c levelCtx) draft {
 
 // unwrap returns n and the nodes it stands for (outlineWrappers), outer
 // first.
-func (w *walker) unwrap(n nid, typ string) []typed {
-	chain := []typed{{n, typ}}
+func (w *walker) unwrap(n nid, typ string, buf *[4]typed) []typed {
+	chain := append(buf[:0], typed{n, typ})
 	end := w.ep(n).Row
 	for i := 0; i < 3 && w.is(n, rWrapper); i++ {
 		last := w.lastNamed(n)
@@ -321,7 +331,7 @@ func (w *walker) unwrap(n nid, typ string) []typed {
 
 // definition matches u against the language's definition patterns.
 func (w *walker) definition(u typed) (found, bool) {
-	if w.pats == nil || !w.syms.roots[u.typ] {
+	if sym := int(w.f[u.n].symbol); w.pats == nil || sym >= len(w.syms.flags) || w.syms.flags[sym]&symbolDefinition == 0 {
 		return found{}, false
 	}
 	return w.matchPlain(u.n)
@@ -331,7 +341,7 @@ func (w *walker) definition(u typed) (found, bool) {
 func (w *walker) define(it *core.Item, n nid, def typed, f found, c levelCtx) {
 	name := ""
 	if f.nameStart >= 0 {
-		name = normalize(string(w.src[f.nameStart:f.nameEnd]))
+		name = normalize(w.src[f.nameStart:f.nameEnd])
 	}
 	kind := f.kind
 	if kind == "function" && c.container {
@@ -372,7 +382,7 @@ func (w *walker) define(it *core.Item, n nid, def typed, f found, c levelCtx) {
 // keywordRow is the row of n's first child that is not a decorator,
 // annotation or comment: the definition's own first line. -1 when none.
 func (w *walker) keywordRow(n nid) int {
-	for ch := range w.kids(n) {
+	for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
 		if w.is(ch, rDecorator) || w.is(ch, rComment) {
 			continue
 		}
@@ -402,7 +412,7 @@ func (w *walker) scan(n nid, typ string, c levelCtx, depth int, s *bodyScan) {
 			comments = nil
 		}
 	}
-	for ch := range w.kids(n) {
+	for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
 		t, named := w.kind(ch)
 		if depth == 0 && w.is(ch, rComment) && w.startsLine(w.sp(ch)) {
 			comments = append(comments, ch)
@@ -455,13 +465,13 @@ func (w *walker) scan(n nid, typ string, c levelCtx, depth int, s *bodyScan) {
 // after the one that opens it, for a body with no brace (Python's block).
 func (w *walker) body(b nid, before []nid, defaultHead int, c levelCtx, s *bodyScan) {
 	head, tail := -1, -1
-	kids := w.children(b)
-	items := append(before, kids...)[:len(before)]
-	for _, ch := range kids {
+	mark := len(w.listed)
+	w.listed = append(w.listed, before...)
+	for ch := w.f[b].kids; ch != 0; ch = w.f[ch].next {
 		t, named := w.kind(ch)
 		switch t {
 		case "{", "(", "jsx_opening_element":
-			if head < 0 && len(items) == 0 {
+			if head < 0 && len(w.listed) == mark {
 				head = int(w.ep(ch).Row) + 1
 			}
 			continue
@@ -470,7 +480,7 @@ func (w *walker) body(b nid, before []nid, defaultHead int, c levelCtx, s *bodyS
 			continue
 		}
 		if named {
-			items = append(items, ch)
+			w.listed = append(w.listed, ch)
 		}
 	}
 	if head < 0 {
@@ -479,7 +489,10 @@ func (w *walker) body(b nid, before []nid, defaultHead int, c levelCtx, s *bodyS
 	if tail < 0 {
 		tail = endLine(w.sp(b), w.ep(b))
 	}
-	s.kids = append(s.kids, w.level(items, c)...)
+	// The level reads its nodes while deeper levels push theirs above
+	// them (appends past its length, or into a new array).
+	s.kids = append(s.kids, w.level(w.listed[mark:], c)...)
+	w.listed = w.listed[:mark]
 	if !s.found {
 		s.head, s.found = head, true
 	}
@@ -490,8 +503,8 @@ func (w *walker) body(b nid, before []nid, defaultHead int, c levelCtx, s *bodyS
 // itself, whose statements follow its ":" or sit between its braces.
 func (w *walker) selfBody(n nid, c levelCtx, s *bodyScan) {
 	head, tail := -1, -1
-	var items []nid
-	for ch := range w.kids(n) {
+	mark := len(w.listed)
+	for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
 		t, named := w.kind(ch)
 		if !named {
 			switch t {
@@ -505,16 +518,18 @@ func (w *walker) selfBody(n nid, c levelCtx, s *bodyScan) {
 			continue
 		}
 		if head >= 0 {
-			items = append(items, ch)
+			w.listed = append(w.listed, ch)
 		}
 	}
 	if head < 0 {
+		w.listed = w.listed[:mark]
 		return
 	}
 	if tail < 0 {
 		tail = endLine(w.sp(n), w.ep(n))
 	}
-	s.kids = append(s.kids, w.level(items, c)...)
+	s.kids = append(s.kids, w.level(w.listed[mark:], c)...)
+	w.listed = w.listed[:mark]
 	s.head, s.tail, s.found = head, tail, true
 }
 
@@ -584,7 +599,7 @@ func (w *walker) header(n nid, s *bodyScan) string {
 			end = start + i
 		}
 	}
-	h := normalize(string(w.src[start:end]))
+	h := normalize(w.src[start:end])
 	for _, suffix := range []string{"{", ":", "=>"} {
 		h = strings.TrimSpace(strings.TrimSuffix(h, suffix))
 	}
@@ -599,7 +614,7 @@ func (w *walker) statementKey(chain []typed, s *bodyScan) string {
 		switch t := u.typ; {
 		case t == "lexical_declaration" || t == "variable_declaration":
 			var names []string
-			for ch := range w.kids(u.n) {
+			for ch := w.f[u.n].kids; ch != 0; ch = w.f[ch].next {
 				if ct, _ := w.kind(ch); ct == "variable_declarator" {
 					names = append(names, w.text(w.field(ch, "name")))
 				}
@@ -614,7 +629,7 @@ func (w *walker) statementKey(chain []typed, s *bodyScan) string {
 		case t == "const_item" || t == "static_item":
 			return "assign " + w.text(w.field(u.n, "name"))
 		case t == "var_declaration" || t == "const_declaration":
-			for ch := range w.kids(u.n) {
+			for ch := w.f[u.n].kids; ch != 0; ch = w.f[ch].next {
 				if ct, _ := w.kind(ch); ct == "var_spec" || ct == "const_spec" {
 					return "assign " + w.text(w.field(ch, "name"))
 				}
@@ -670,7 +685,7 @@ func (w *walker) importKey(u typed) string {
 	case "import_spec":
 		return "import " + unquote(w.text(w.field(u.n, "path")))
 	case "import_declaration": // Go
-		for ch := range w.kids(u.n) {
+		for ch := w.f[u.n].kids; ch != 0; ch = w.f[ch].next {
 			if t, _ := w.kind(ch); t == "import_spec" {
 				return "import " + unquote(w.text(w.field(ch, "path")))
 			}
@@ -750,7 +765,7 @@ func (w *walker) match(t *nodeTest, n nid, c *flatCaptures) bool {
 			continue
 		}
 		ok := false
-		for ch := range w.kids(n) {
+		for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
 			var one flatCaptures
 			if ok = w.match(&k.node, ch, &one); ok {
 				got.add(one)
