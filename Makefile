@@ -42,7 +42,7 @@ CGO_CFLAGS   ?= -O2 -g -w
 CGO_CXXFLAGS ?= -O2 -g -w
 export CGO_CFLAGS CGO_CXXFLAGS
 
-.PHONY: all build install demo test test-full fmt-check vet vet-arm64 staticcheck gotest gotest-race gotest-purego bench clean vsix vsix-arm64 e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress helptags
+.PHONY: all build install demo test test-full fmt-check vet vet-arm64 staticcheck gotest gotest-race gotest-purego bench clean dist vsix vsix-arm64 e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress helptags
 
 all: build
 
@@ -178,6 +178,15 @@ vsix:
 vsix-arm64:
 	$(VSCODE_DEPS) && GO="$(GO)" VERSION="$(VERSION)" CC=aarch64-linux-gnu-gcc CXX=aarch64-linux-gnu-g++ \
 	  bash scripts/package-target.sh linux-arm64
+
+# `make dist`: the release archives (linux-amd64, linux-arm64,
+# windows-amd64; three static binaries, LICENSE, a README and the example
+# patch each), the linux-x64 and linux-arm64 vsix with their server inside
+# and SHA256SUMS, in dist/ (release/build.sh says what it needs:
+# Debian's cross compilers and mingw-w64).
+dist:
+	$(VSCODE_DEPS)
+	GO="$(GO)" VERSION="$(VERSION)" bash release/build.sh
 
 e2e: e2e-nvim e2e-vscode e2e-mcp
 
