@@ -34,7 +34,7 @@ var settings = map[string][]setting{
 	// not settings.
 	"fsrb": {
 		{name: "--dry-run"}, {name: "--diff"}, {name: "--json"}, {name: "--fuzzy"}, {name: "--partial"},
-		{name: "--blocks"}, {name: "--syntax-check"}, {name: "--root"}, {name: "--format"},
+		{name: "--blocks"}, {name: "--syntax-check"}, {name: "--snippets"}, {name: "--root"}, {name: "--format"},
 		{name: "--recover"}, {name: "--undo"}, {name: "--revert"}, {name: "--hashlines"},
 	},
 	// cmd/fsrb-mcp/main.go, and the tool arguments that are the CLI's flags.
