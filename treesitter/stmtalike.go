@@ -20,11 +20,12 @@ type stmtAlike func(a, b []byte) bool
 
 // pyAlike is Python's stmtAlike.
 func pyAlike(a, b []byte) bool {
-	ta, ok := pyShape(a)
+	var bufA, bufB [512]byte // an edit's few lines: no fresh memory for them
+	ta, ok := pyShape(bufA[:0], a)
 	if !ok {
 		return false
 	}
-	tb, ok := pyShape(b)
+	tb, ok := pyShape(bufB[:0], b)
 	return ok && bytes.Equal(ta, tb)
 }
 
@@ -32,9 +33,8 @@ func pyAlike(a, b []byte) bool {
 // indentation as it is, an identifier that is no keyword as 'i', a plain
 // one-line string as its quote, a comment as nothing, any other run of
 // code bytes as they are, each token ended by a 0 byte and each line by a
-// newline. ok is false for what it does not follow.
-func pyShape(text []byte) (shape []byte, ok bool) {
-	out := make([]byte, 0, len(text))
+// newline, appended to out. ok is false for what it does not follow.
+func pyShape(out, text []byte) (shape []byte, ok bool) {
 	for i := 0; i < len(text); {
 		le := lineEnd(text, i)
 		ind, _ := indentIn(text, i, le)
