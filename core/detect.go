@@ -75,6 +75,8 @@ func formatOfLine(lines []line, i int) (Format, bool) {
 	// before a trim and five comparisons (W8 of make bench).
 	if c, ok := leadByte(l.text); ok && c != '*' && c != 'd' && !markerByte(c) {
 		return Format{}, false
+	} else if ok && c == 'd' && !strings.HasPrefix(l.text, "diff --git ") {
+		return Format{}, false // "def", "do", "defer": code of a chat answer's snippets
 	}
 	t := strings.TrimSpace(l.text)
 	switch {

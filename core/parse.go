@@ -348,6 +348,12 @@ func setHeader(b *Block, l line, path string) {
 // fenceInfoPath reads a path from a fence's info string: "lang:path",
 // "lang path", or a path alone; it must read as a header would.
 func fenceInfoPath(info string, exists func(string) bool) (string, bool) {
+	if strings.ContainsRune(info, '=') {
+		// "python path=src/x.py", title="x.py": the attribute forms of
+		// chat tools (readFenceInfo), not a path with "=" in it.
+		fi := readFenceInfo(info, exists)
+		return fi.path, fi.path != ""
+	}
 	cand := strings.TrimSpace(info)
 	if k := strings.IndexByte(cand, ':'); k >= 0 {
 		cand = cand[k+1:]

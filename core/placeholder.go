@@ -128,12 +128,13 @@ func omission(line string) bool {
 	if !commented && !wrapped && !ellipsis {
 		return false // prose: "more details below"
 	}
-	words := strings.Fields(inner)
+	var buf [13]string // a 13th word is one too many: no allocation
+	words, ok := fieldsInto(buf[:0], inner)
+	if !ok || len(words) > 12 {
+		return false
+	}
 	if len(words) == 0 {
 		return ellipsis
-	}
-	if len(words) > 12 {
-		return false
 	}
 	meaning, unknown := false, 0
 	for i, w := range words {
@@ -266,6 +267,39 @@ func cutTrailingEllipsis(t string) (string, bool) {
 			return strings.TrimSpace(t), dots >= 3
 		}
 	}
+}
+
+// fieldsInto is strings.Fields appending to out, up to cap(out) words;
+// ok is false when s has more.
+func fieldsInto(out []string, s string) (words []string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 { // a space of Unicode's may split it
+			all := strings.Fields(s)
+			return append(out, all[:min(len(all), cap(out)-len(out))]...), len(all) <= cap(out)-len(out)
+		}
+	}
+	for i := 0; i < len(s); {
+		for i < len(s) && asciiSpace(s[i]) {
+			i++
+		}
+		if i == len(s) {
+			break
+		}
+		j := i
+		for j < len(s) && !asciiSpace(s[j]) {
+			j++
+		}
+		if len(out) == cap(out) {
+			return out, false
+		}
+		out = append(out, s[i:j])
+		i = j
+	}
+	return out, true
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 func allDigits(w string) bool {

@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -14,7 +15,7 @@ import (
 // fenceLine reads the backtick fence at line i while Snippets is on, and
 // keeps inFence, the backtick count of a fence around the lines being read
 // that holds edit markers (0 outside any). A fence that holds markers is
-// read as today, line by line; a named one becomes a snippet; an unnamed
+// read line by line, as without snippets; a named one becomes a snippet; an unnamed
 // one is skipped whole (its lines are code, not the answer's), except a
 // shell block, which shell reads. ok is false when run goes on as before.
 func (p *parser) fenceLine(i int, inFence *int) (next int, ok bool) {
@@ -56,8 +57,8 @@ func (p *parser) scanFence(i, ticks int) (closing int, edits bool) {
 		if c, ok := leadByte(t); ok && c != '`' && c != '*' && c != 'd' && !markerByte(c) {
 			continue // most code lines: no fence, marker or header starts so
 		}
-		if f, isFence := fenceOf(t); isFence {
-			if f.close && f.ticks >= ticks {
+		if c, _ := leadByte(t); c == '`' {
+			if f, isFence := fenceOf(t); isFence && f.close && f.ticks >= ticks {
 				return j, false
 			}
 			continue
@@ -197,7 +198,8 @@ func (p *parser) nameAbove(b *Block, i int, prose bool, named *[]Problem) bool {
 		if !prose {
 			return false
 		}
-		paths, _ := prosePaths(l.text, p.opt.Exists)
+		var buf [2]proseSpan
+		paths, _ := prosePaths(l.text, p.opt.Exists, buf[:0], nil)
 		if len(paths) != 1 {
 			return false
 		}
@@ -219,7 +221,8 @@ func (p *parser) snippetCode(first, end, indent int, comments commentSet) (strin
 	if first >= end {
 		return "", nil
 	}
-	var omissions []int
+	var buf [8]int // most snippets have a few markers: one allocation for them
+	found := buf[:0]
 	same := indent == 0 // the code is the patch's own bytes
 	for k := first; k < end; k++ {
 		l := p.lines[k]
@@ -227,9 +230,13 @@ func (p *parser) snippetCode(first, end, indent int, comments commentSet) (strin
 		if mayBePlaceholder(l.text) {
 			t := dedent(l.text, indent)
 			if _, kept := cutKeep(t); !kept && omissionMarker(t, comments) {
-				omissions = append(omissions, k-first)
+				found = append(found, k-first)
 			}
 		}
+	}
+	var omissions []int
+	if len(found) > 0 {
+		omissions = slices.Clone(found)
 	}
 	if same {
 		return p.text[p.lines[first].start:p.lines[end-1].next], omissions
@@ -317,7 +324,8 @@ func readFenceInfo(info string, exists func(string) bool) fenceInfo {
 	var hasStart, hasEnd bool
 	var attrPath string
 	paths := 0
-	for k, f := range infoFields(s) {
+	var buf [6]string
+	for k, f := range infoFields(buf[:0], s) {
 		if key, val, isAttr := strings.Cut(f, "="); isAttr && key != "" {
 			val = strings.Trim(val, `"'`)
 			switch key = strings.ToLower(key); {
@@ -380,10 +388,9 @@ func orNone(v string, ok bool) string {
 	return v
 }
 
-// infoFields splits an info string at blanks, keeping a quoted value
-// (title="my file.py") whole.
-func infoFields(s string) []string {
-	var out []string
+// infoFields appends to out the words of an info string, split at
+// blanks, a quoted value (title="my file.py") kept whole.
+func infoFields(out []string, s string) []string {
 	for i := 0; i < len(s); {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++

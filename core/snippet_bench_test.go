@@ -9,13 +9,13 @@ import (
 )
 
 // BenchmarkParseSnippets: Parse with chat snippets read
-// (ParseOptions.Snippets), as the editor parses on every keystroke. "W1"
-// is W1's SEARCH/REPLACE patch, to set beside BenchmarkW1/parse: reading
-// snippets must not slow the common answer. "chat" is an answer of 50
-// lazy code blocks of 40 lines, each named by the sentence above it and
-// holding two omission markers, between prose.
+// (ParseOptions.Snippets) and without, as the editor parses on every
+// keystroke. "W1" is W1's SEARCH/REPLACE patch, "answer" W8's Markdown
+// answer of 500 fenced SEARCH/REPLACE blocks between prose (gen.Answer):
+// reading snippets must not slow the common answer. "chat" is an answer
+// of 50 lazy code blocks of 40 lines, each named by the sentence above it
+// and holding two omission markers, between prose.
 func BenchmarkParseSnippets(b *testing.B) {
-	w1 := gen.W1().Patch
 	var sb strings.Builder
 	for i := range 50 {
 		fmt.Fprintf(&sb, "Now update `src/mod%02d.py` so that the handler checks its input:\n\n```python\n", i)
@@ -29,19 +29,30 @@ func BenchmarkParseSnippets(b *testing.B) {
 		}
 		sb.WriteString("    # ... rest of code ...\n```\n\nThis keeps the other methods as they are.\n\n")
 	}
-	chat := sb.String()
 	for _, tc := range []struct {
 		name, text string
-		blocks     int
-	}{{"W1", w1, 200}, {"chat", chat, 50}} {
-		b.Run(tc.name, func(b *testing.B) {
-			if p := Parse(tc.text, ParseOptions{Snippets: true}); len(p.Blocks) != tc.blocks || p.Problems.HasErrors() {
-				b.Fatalf("%d blocks, problems %v", len(p.Blocks), p.Problems)
+		edits, all int // blocks without snippets, with them
+	}{
+		{"W1", gen.W1().Patch, 200, 200},
+		{"answer", gen.Answer(500).Patch, 500, 500},
+		{"chat", sb.String(), 0, 50},
+	} {
+		for _, on := range []bool{false, true} {
+			name := tc.name + "/off"
+			want := tc.edits
+			if on {
+				name, want = tc.name+"/on", tc.all
 			}
-			b.ReportAllocs()
-			for b.Loop() {
-				Parse(tc.text, ParseOptions{Snippets: true})
-			}
-		})
+			b.Run(name, func(b *testing.B) {
+				opt := ParseOptions{Snippets: on}
+				if p := Parse(tc.text, opt); len(p.Blocks) != want {
+					b.Fatalf("%d blocks, want %d; problems %v", len(p.Blocks), want, p.Problems)
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					Parse(tc.text, opt)
+				}
+			})
+		}
 	}
 }
