@@ -47,6 +47,9 @@ type Server struct {
 	lastWS *pipeline.Workspace   // where the last commit of this session wrote
 
 	editing sync.Mutex // one validate+commit at a time: a second would conflict
+
+	stop     chan struct{} // closed by Interrupt: the commit running rolls back
+	stopOnce sync.Once
 }
 
 // New makes a server for the workspace at opt.Root.
@@ -55,7 +58,22 @@ func New(opt Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{opt: opt, base: ws}, nil
+	return &Server{opt: opt, base: ws, stop: make(chan struct{})}, nil
+}
+
+// Interrupt rolls back the commit running, if any, unless it has reached
+// its commit point, and every later one: a signal asked the server to
+// stop. Call it as the signal comes, not once Run has returned: Run
+// waits for the tool calls running.
+func (s *Server) Interrupt() {
+	s.stopOnce.Do(func() { close(s.stop) })
+}
+
+// Shutdown waits for the commit running, if any, and keeps any other
+// from starting: the process may exit then, every file all old or all
+// new.
+func (s *Server) Shutdown() {
+	s.editing.Lock() // never unlocked: nothing is written after
 }
 
 // Run serves over the transport (Stdio for "fsrb mcp") until

@@ -143,6 +143,7 @@ func (s *Server) runPatch(ctx context.Context, req *sdk.CallToolRequest, text st
 		ws = workspaceFor(wss, blockPaths(patch))
 	}
 	opt.SyntaxCheck = true
+	opt.Stop = s.stop
 	if !opt.DryRun {
 		s.editing.Lock()
 		defer s.editing.Unlock()
@@ -274,7 +275,7 @@ func (s *Server) undo(ctx context.Context, req *sdk.CallToolRequest, _ undoIn) (
 	s.editing.Lock()
 	defer s.editing.Unlock()
 	out := undoOut{Restored: []string{}, Recreated: []string{}, Deleted: []string{}, Errors: []report.ProblemJSON{}}
-	rep, err := commit.Undo(ws.Disk.Root, commit.Options{})
+	rep, err := commit.Undo(ws.Disk.Root, commit.Options{Stop: s.stop})
 	if err != nil {
 		p := core.Problem{Kind: core.KindCommit, Message: err.Error()}
 		var conflict *commit.UndoConflictError

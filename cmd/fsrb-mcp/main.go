@@ -72,7 +72,12 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := srv.Run(ctx, mcp.Stdio()); err != nil && ctx.Err() == nil {
+	// Never exit in the middle of a commit: a signal rolls it back, a
+	// client gone lets it finish.
+	context.AfterFunc(ctx, srv.Interrupt)
+	err = srv.Run(ctx, mcp.Stdio())
+	srv.Shutdown()
+	if err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "fsrb mcp: %v\n", err)
 		return 1
 	}
