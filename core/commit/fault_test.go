@@ -166,16 +166,25 @@ func TestCrashAtEveryStepThenRecover(t *testing.T) {
 	}
 }
 
-func TestRecoverReport(t *testing.T) {
+// crashThenRecover crashes the mixed commit at step and recovers it; it
+// returns the report and the temporary files on the disk before the
+// recovery.
+func crashThenRecover(t *testing.T, step string) (root string, opt commit.Options, rep *commit.RecoverReport, temps []string) {
+	t.Helper()
 	root, opt, changes := mixed(t)
-	failAt(t, "rename:lib/new/mod.py", commit.ErrCrash)
+	failAt(t, step, commit.ErrCrash)
 	commit.Commit(root, changes, opt)
 	commit.SetFailpoint(t, nil)
-	temps := tempsIn(t, root)
+	temps = tempsIn(t, root)
 	rep, err := commit.Recover(root, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return root, opt, rep, temps
+}
+
+func TestRecoverReport(t *testing.T) {
+	root, opt, rep, temps := crashThenRecover(t, "rename:lib/new/mod.py")
 	if len(temps) == 0 || !reflect.DeepEqual(sorted(rep.Temps), temps) {
 		t.Errorf("Temps = %v, want the temporary files on the disk, %v", rep.Temps, temps)
 	}
@@ -206,15 +215,7 @@ func TestRecoverReport(t *testing.T) {
 // left one temporary file beside each: the report counts them, not
 // "nothing".
 func TestRecoverReportTempsOnly(t *testing.T) {
-	root, opt, changes := mixed(t)
-	failAt(t, "rename:src/app.py", commit.ErrCrash)
-	commit.Commit(root, changes, opt)
-	commit.SetFailpoint(t, nil)
-	temps := tempsIn(t, root)
-	rep, err := commit.Recover(root, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, _, rep, temps := crashThenRecover(t, "rename:src/app.py")
 	// src/app.py was renamed when the crash came: it is restored.
 	if !reflect.DeepEqual(sorted(rep.Temps), temps) || len(temps) != 3 {
 		t.Errorf("Temps = %v, want %v", rep.Temps, temps)
