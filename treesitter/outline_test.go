@@ -364,6 +364,118 @@ module.exports = { a, b };
 13-14 assign module.exports
 `,
 	},
+	{
+		name: "java class with annotations, statements and an else marker",
+		path: "Server.java",
+		text: `package app;
+
+import java.util.List;
+
+/** Server. */
+@Service
+public class Server extends Base {
+    private int port = 8080;
+
+    // Starts.
+    @Override
+    public void start(int p) {
+        int x = p + 1;
+        for (int i = 0; i < x; i++) {
+            run(i);
+        }
+        if (x > 2) {
+            log.info("x");
+        } else {
+            // ... existing code ...
+        }
+        return;
+    }
+}
+`,
+		want: `0-1 "package app;"
+2-3 import java.util.List
+4-5 "/** Server. */"
+4:6-24 class Server [7,23)
+  7-8 field port
+  9-10 "// Starts."
+  9:11-23 method Server.start [12,22)
+    12-13 assign x
+    13-16 for (int i = 0; i < x; i++) [14,15)
+      14-15 call run
+    16-21 if (x > 2) [17,18)
+      17-18 call log.info
+      18-21 else [19,20)
+        19-20 "// ... existing code ..."
+    21-22 return
+`,
+	},
+	{
+		name: "ruby class, method, blocks and an else of statements",
+		path: "greeter.rb",
+		text: `require "json"
+
+# Greeter.
+class Greeter < Base
+  attr_reader :name
+
+  # Says hi.
+  def hello(who)
+    x = 1
+    if x > 1
+      puts "a"
+    else
+      # ... existing code ...
+    end
+    items.each do |i|
+      run(i)
+    end
+  end
+end
+`,
+		want: `0-1 call require
+2-3 "# Greeter."
+2:3-19 class Greeter [4,18)
+  4-5 call attr_reader
+  6-7 "# Says hi."
+  6:7-18 method Greeter.hello [8,17)
+    8-9 assign x
+    9-14 if x > 1 [10,11)
+      10-11 call puts
+      11-13 else [12,13)
+        12-13 "# ... existing code ..."
+    14-17 call items.each [15,16)
+      15-16 call run
+`,
+	},
+	{
+		name: "c struct and function",
+		path: "main.c",
+		text: `#include <stdio.h>
+
+/* A server. */
+struct server {
+    int port;
+};
+
+int main(int argc, char **argv) {
+    int x = 1;
+    for (int i = 0; i < x; i++) {
+        printf("%d", i);
+    }
+    return 0;
+}
+`,
+		want: `0-1 "#include <stdio.h>"
+2-3 "/* A server. */"
+2:3-6 struct server [4,5)
+  4-5 field port
+7-14 function main [8,13)
+  8-9 assign x
+  9-12 for (int i = 0; i < x; i++) [10,11)
+    10-11 call printf
+  12-13 return
+`,
+	},
 }
 
 func TestOutline(t *testing.T) {

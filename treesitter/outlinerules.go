@@ -34,7 +34,8 @@ var (
 		"match_block", "switch_body", // arms and cases
 		"import_spec_list",     // Go's import ( ... )
 		"object", "dictionary", // JavaScript's and Python's literals: options, tables
-		"jsx_element", // a component's markup
+		"jsx_element",            // a component's markup
+		"body_statement", "then", // Ruby's bodies, closed by "end"
 	)
 
 	// outlineSelfBodied hold their items directly, after a ":" (a case
@@ -48,7 +49,8 @@ var (
 	// outlineClauses continue a compound statement after its first
 	// body: items among its Kids, keyed by their header ("else",
 	// "elif x", "except ValueError").
-	outlineClauses = typeSet("else_clause", "elif_clause", "except_clause", "except_group_clause", "finally_clause", "catch_clause")
+	outlineClauses = typeSet("else_clause", "elif_clause", "except_clause", "except_group_clause", "finally_clause", "catch_clause",
+		"else", "elsif", "when", "rescue", "ensure") // Ruby's, named nodes there
 
 	// outlineIfs are the statements whose "else" may hold another one:
 	// "else if x" is one clause.
@@ -64,6 +66,8 @@ var (
 		"case_clause", "expression_case", "default_case", "type_case", "communication_case",
 		"switch_case", "switch_default",
 		"else_clause", "elif_clause", "except_clause", "except_group_clause", "finally_clause", "catch_clause",
+		"if", "unless", "while", "until", "for", "case", "else", "elsif", "when", "rescue", "ensure", // Ruby
+		"enhanced_for_statement", // Java
 	)
 
 	// outlineWrappers stand for the one declaration or expression they
@@ -84,7 +88,7 @@ var (
 	)
 
 	// outlineCalls are keyed "call" and their callee.
-	outlineCalls = typeSet("call", "call_expression")
+	outlineCalls = typeSet("call", "call_expression", "method_invocation", "invocation_expression")
 
 	// outlineReturns are keyed "return".
 	outlineReturns = typeSet("return_statement", "return_expression")
@@ -129,6 +133,7 @@ func outlineDescend(typ string) bool {
 var outlineDeclarations = typeSet(
 	"variable_declarator", "var_declaration", "const_declaration", "var_spec", "const_spec",
 	"let_declaration", "const_item", "static_item", "import_spec", "aliased_import", "macro_invocation",
+	"local_variable_declaration", "declaration", "init_declarator",
 )
 
 // outlineRole is a bit set of the roles above, per symbol

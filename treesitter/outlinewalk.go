@@ -550,9 +550,30 @@ func (w *walker) clauseItems(n nid, typ string, c levelCtx) []core.Item {
 	it.Head, it.Tail = it.End, it.End
 	s := newScan()
 	w.scan(n, typ, c, 0, &s)
+	if !s.found {
+		s.kids = nil                 // comments the scan took for a body's first items
+		w.linesAfterHeader(n, c, &s) // Ruby's else: its statements its own
+	}
 	it.Key = w.header(n, &s)
 	s.fill(&it)
 	return []core.Item{it}
+}
+
+// linesAfterHeader adds as items the named children of n that start a
+// line below its first: the body of a clause that has no body node.
+func (w *walker) linesAfterHeader(n nid, c levelCtx, s *bodyScan) {
+	first := w.f[n].startRow
+	mark := len(w.listed)
+	for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
+		if _, named := w.kind(ch); named && w.f[ch].startRow > first {
+			w.listed = append(w.listed, ch)
+		}
+	}
+	if len(w.listed) > mark {
+		s.kids = append(s.kids, w.level(w.listed[mark:], c)...)
+		s.head, s.tail, s.found = int(first)+1, endLine(w.sp(n), w.ep(n)), true
+	}
+	w.listed = w.listed[:mark]
 }
 
 // elseItems reads what follows Go's "else": a block or an if.
@@ -628,6 +649,11 @@ func (w *walker) statementKey(chain []typed, s *bodyScan) string {
 			return "assign " + w.text(w.field(u.n, "pattern"))
 		case t == "const_item" || t == "static_item":
 			return "assign " + w.text(w.field(u.n, "name"))
+		case t == "local_variable_declaration" || t == "declaration":
+			if name := w.declared(u.n); name != "" {
+				return "assign " + name
+			}
+			return ""
 		case t == "var_declaration" || t == "const_declaration":
 			for ch := w.f[u.n].kids; ch != 0; ch = w.f[ch].next {
 				if ct, _ := w.kind(ch); ct == "var_spec" || ct == "const_spec" {
@@ -636,7 +662,7 @@ func (w *walker) statementKey(chain []typed, s *bodyScan) string {
 			}
 			return ""
 		case w.is(u.n, rCall):
-			return "call " + w.text(w.field(u.n, "function"))
+			return "call " + w.callee(u.n)
 		case t == "macro_invocation":
 			return "call " + w.text(w.field(u.n, "macro")) + "!"
 		case t == "match_arm":
@@ -650,6 +676,9 @@ func (w *walker) statementKey(chain []typed, s *bodyScan) string {
 				if ch := w.field(u.n, f); ch != 0 {
 					return "field " + w.text(ch)
 				}
+			}
+			if name := w.declared(u.n); name != "" {
+				return "field " + name
 			}
 			return ""
 		case w.is(u.n, rCompound):
@@ -684,14 +713,52 @@ func (w *walker) importKey(u typed) string {
 		return "import " + w.text(w.field(u.n, "argument"))
 	case "import_spec":
 		return "import " + unquote(w.text(w.field(u.n, "path")))
-	case "import_declaration": // Go
+	case "import_declaration": // Go, Java
 		for ch := w.f[u.n].kids; ch != 0; ch = w.f[ch].next {
-			if t, _ := w.kind(ch); t == "import_spec" {
+			switch t, named := w.kind(ch); {
+			case t == "import_spec":
 				return "import " + unquote(w.text(w.field(ch, "path")))
+			case t == "import_spec_list":
+				return "import"
+			case named && !w.is(ch, rComment):
+				return "import " + w.text(ch)
 			}
 		}
 	}
 	return "import"
+}
+
+// callee is the text a call calls: its function ("fmt.Println"), or,
+// in grammars that split it (Java's method_invocation, Ruby's call),
+// the text before its arguments ("log.info", "items.each").
+func (w *walker) callee(n nid) string {
+	if f := w.field(n, "function"); f != 0 {
+		return w.text(f)
+	}
+	end := w.f[n].endByte
+	for _, f := range []string{"arguments", "block"} {
+		if a := w.field(n, f); a != 0 {
+			end = min(end, w.f[a].startByte)
+		}
+	}
+	return normalize(w.src[w.f[n].startByte:end])
+}
+
+// declared is the name a C-like declaration declares ("int x = 1;":
+// x): its declarator's name, or the declarator itself.
+func (w *walker) declared(n nid) string {
+	d := w.field(n, "declarator")
+	for i := 0; d != 0 && i < 3; i++ {
+		next := w.field(d, "name")
+		if next == 0 {
+			next = w.field(d, "declarator")
+		}
+		if next == 0 {
+			return w.text(d)
+		}
+		d = next
+	}
+	return w.text(d)
 }
 
 // matchPlain is matchPlain (enclosing.go) on the flattened tree: the
