@@ -30,9 +30,10 @@
 //     of every file (change.go; textlines.go reads its lines without
 //     building it, blocklines.go says where each block's lines end up) and
 //     every problem of every block (problem.go), or the state of a patch
-//     already applied (applied.go). Paths are confined to the root
-//     (path.go); a missing path may name one file by its base name
-//     (namesake.go). New text that stands for code left out
+//     already applied (applied.go; an insert, which no rule can tell
+//     applied, beside applied blocks: blindinsert.go). Paths are
+//     confined to the root (path.go); a missing path may name one file
+//     by its base name (namesake.go). New text that stands for code left out
 //     ("// ... existing code ...") is refused (placeholder.go). Revalidate
 //     takes over from an earlier Plan the first blocks of every file
 //     whose bytes and those blocks are unchanged, and goes on from the

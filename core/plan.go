@@ -133,7 +133,7 @@ type target struct {
 // returns the resulting plan. It never writes. Every block is tried, so
 // every problem of every file is reported at once.
 func Validate(patch *Patch, fsys FS, opt Options) *Plan {
-	return validate(nil, patch, fsys, opt, false)
+	return refuseBlindInserts(validate(nil, patch, fsys, opt, false), fsys, opt)
 }
 
 // Revalidate is Validate for a patch validated a moment ago with the same
@@ -145,7 +145,7 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 // from the state they left the file in. The plan is Validate's, whatever
 // prev was; prev nil validates everything.
 func Revalidate(prev *Plan, patch *Patch, fsys FS, opt Options) *Plan {
-	return validate(prev, patch, fsys, opt, true)
+	return refuseBlindInserts(validate(prev, patch, fsys, opt, true), fsys, opt)
 }
 
 // validate is Validate; with remember, the plan keeps what Revalidate
