@@ -40,7 +40,9 @@ func TestCases(t *testing.T) {
 			if c.Has("--blocks") {
 				return // the listing is report.Blocks', checked by the CLI's pass
 			}
-			opt := Options{Root: "/root", Fuzzy: c.Has("--fuzzy")}
+			// Applied, as every front end validates: a block already in
+			// its applied state is a note, and the rest applies.
+			opt := Options{Root: "/root", Fuzzy: c.Has("--fuzzy"), Applied: true}
 			var plan *Plan
 			if c.Has("--revert") {
 				plan = Revert(patch, files, opt)
@@ -67,8 +69,9 @@ func TestCases(t *testing.T) {
 			if (plan.OK() || c.Has("--partial") && len(plan.Files) > 0) && !c.Has("--dry-run") {
 				files.Apply(plan)
 				if plan.OK() && !c.Has("--fuzzy") && !c.Has("--revert") && len(plan.Files) > 0 {
-					// Run twice: refused, never written twice (cmd/fsrb's
-					// TestCasesTwice does the same through the binary).
+					// Run twice: never written twice, each block applied
+					// or refused (cmd/fsrb's TestCasesTwice does the same
+					// through the binary, and checks the answer).
 					again := Validate(Parse(casefile.Decode(c.Patch), popt), files, opt)
 					if twice := maps.Clone(files); again.OK() {
 						twice.Apply(again)

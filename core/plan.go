@@ -34,12 +34,13 @@ type Options struct {
 	// pipeline.Validate plugs tree-sitter in here. Without it snippets
 	// resolve by equal lines only.
 	Outline Outliner
-	// Applied validates as an editor follows a patch's life (README.md
-	// "Applied patches"): a block found in its applied state is
-	// StatusApplied with an information note, and leaves its file as it
-	// is for the blocks after it. Without it (the CLI) such a block is an
-	// already-applied error: a patch run twice is refused, never written
-	// twice.
+	// Applied validates as every front end does (the CLI, the MCP
+	// server, the language server; docs/formats.md "Applied patches"): a
+	// block found in its applied state is StatusApplied with an
+	// information note, and leaves its file as it is for the blocks after
+	// it, so the rest applies and nothing is written twice. Without it
+	// (core.Revert, the engine's own strict checks) such a block is an
+	// already-applied error and the patch is refused.
 	Applied bool
 }
 

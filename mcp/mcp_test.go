@@ -633,26 +633,28 @@ func TestFsrbMCPIsTheServerBinary(t *testing.T) {
 	}
 }
 
-// wantApplied checks the answer to a call whose change is already in:
-// not a tool error, "already applied: nothing written", ok but not
-// written, and an already-applied note for every edit.
+// wantApplied checks the answer to a call whose every change is already
+// in: not a tool error, the CLI's "Nothing to do" line, ok but not
+// written, every block in "applied", and an already-applied note for
+// each.
 func wantApplied(t *testing.T, r result) {
 	t.Helper()
-	if r.isError || !strings.HasPrefix(r.text, "already applied: nothing written") {
+	if r.isError || !strings.Contains(r.text, "] Nothing to do: ") {
 		t.Fatalf("want a successful already-applied answer, got isError=%v:\n%s", r.isError, r.text)
 	}
 	if r.data["ok"] != true || r.data["written"] != false || len(r.kinds()) != 0 {
 		t.Fatalf("report: %v", r.data)
 	}
 	notes, _ := r.data["notes"].([]any)
-	applied := 0
+	var noted []any
 	for _, n := range notes {
-		if n.(map[string]any)["kind"] == "already-applied" {
-			applied++
+		if n := n.(map[string]any); n["kind"] == "already-applied" {
+			noted = append(noted, n["block"])
 		}
 	}
-	if applied == 0 {
-		t.Fatalf("no already-applied note: %v", r.data)
+	applied, _ := r.data["applied"].([]any)
+	if len(applied) == 0 || !slices.Equal(applied, noted) {
+		t.Fatalf("applied %v, already-applied notes on blocks %v: %v", applied, noted, r.data)
 	}
 }
 
@@ -670,7 +672,7 @@ func TestEditTwice(t *testing.T) {
 	}
 	r := s.call("edit", edit)
 	wantApplied(t, r)
-	if !strings.Contains(r.text, "the edit (src/utils.py): new_string stands at line 2 of src/utils.py") {
+	if !strings.Contains(r.text, "Note: block #1 is applied: its new text stands at src/utils.py:2") {
 		t.Fatalf("text: %s", r.text)
 	}
 	wantFile(t, s, "src/utils.py", "a = 1\nb = 20\n")
@@ -702,19 +704,46 @@ func TestEditTwice(t *testing.T) {
 	}
 	wantApplied(t, s.call("apply", patch))
 	wantFile(t, s, "src/app.py", "import os\nimport re\n\nrun()\nstop()\n")
+	// validate gives the same answer, as a dry run.
+	if r := s.call("validate", patch); r.data["dry_run"] != true {
+		t.Fatalf("validate: %v", r.data)
+	} else {
+		wantApplied(t, r)
+	}
 
-	// An edit already in beside one that is not: all or nothing, so an
-	// error that names the applied edit, and nothing written.
+	// An edit already in beside one that is not: the applied one is
+	// skipped with a note, the other is written.
 	mixed := map[string]any{"edits": []any{
 		map[string]any{"path": "src/utils.py", "old_string": "b = 2", "new_string": "b = 20"},
-		map[string]any{"path": "src/utils.py", "old_string": "a = 1", "new_string": "a = 100"},
+		map[string]any{"path": "src/utils.py", "old_string": "a = 1  # one", "new_string": "a = 100"},
 	}}
 	r = s.call("multi_edit", mixed)
-	if !r.isError {
-		t.Fatalf("mixed multi_edit: %s", r.text)
+	if r.isError || r.data["ok"] != true || r.data["written"] != true || len(r.kinds()) != 0 {
+		t.Fatalf("mixed multi_edit: isError=%v %v\n%s", r.isError, r.data, r.text)
 	}
-	wantKinds(t, r, "already-applied")
-	wantFile(t, s, "src/utils.py", "a = 1  # one\nb = 20\n")
+	if applied, _ := r.data["applied"].([]any); !slices.Equal(applied, []any{1.0}) {
+		t.Fatalf("applied: %v", r.data["applied"])
+	}
+	if !strings.Contains(r.text, "(block #1 was already applied)") {
+		t.Fatalf("text: %s", r.text)
+	}
+	wantFile(t, s, "src/utils.py", "a = 100\nb = 20\n")
+
+	// An edit already in beside one that fails: nothing written, an
+	// error that names the failing edit, the applied one a note.
+	failing := map[string]any{"edits": []any{
+		map[string]any{"path": "src/utils.py", "old_string": "b = 2", "new_string": "b = 20"},
+		map[string]any{"path": "src/utils.py", "old_string": "c = 3", "new_string": "c = 30"},
+	}}
+	r = s.call("multi_edit", failing)
+	if !r.isError || r.data["ok"] != false || r.data["written"] != false {
+		t.Fatalf("applied and failing multi_edit: isError=%v %v\n%s", r.isError, r.data, r.text)
+	}
+	wantKinds(t, r, "not-found")
+	if applied, _ := r.data["applied"].([]any); !slices.Equal(applied, []any{1.0}) {
+		t.Fatalf("applied: %v", r.data["applied"])
+	}
+	wantFile(t, s, "src/utils.py", "a = 100\nb = 20\n")
 }
 
 // What the server writes is read by people too (logs, inspectors): the

@@ -98,7 +98,7 @@ func (s *Server) addTools(srv *sdk.Server) {
 	}, s.validate)
 	sdk.AddTool(srv, &sdk.Tool{
 		Name:        "apply",
-		Description: "Apply a patch (SEARCH/REPLACE blocks in any dialect, *** Begin Patch, a unified diff, hashline blocks, or agents' edit tool-call JSON) to the workspace, all or nothing, journaled so that undo reverts it. When any block fails nothing is written and the result is an error with the report.",
+		Description: "Apply a patch (SEARCH/REPLACE blocks in any dialect, *** Begin Patch, a unified diff, hashline blocks, or agents' edit tool-call JSON) to the workspace, all or nothing, journaled so that undo reverts it. A block whose change is already in its file is skipped with a note (when every block is, nothing is written and the call succeeds). When any block fails nothing is written and the result is an error with the report.",
 		Annotations: &sdk.ToolAnnotations{Title: "Apply a patch", DestructiveHint: boolPtr(true), OpenWorldHint: closed},
 	}, s.apply)
 	sdk.AddTool(srv, &sdk.Tool{
@@ -162,66 +162,12 @@ func (s *Server) runPatch(ctx context.Context, req *sdk.CallToolRequest, text st
 		}
 	}
 	res := &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: strings.TrimRight(out.String(), "\n")}}}
-	res.IsError = !opt.DryRun && !o.Written
-	if res.IsError && !o.CommitFailed && allApplied(o.Plan) {
-		return appliedResult(o)
-	}
+	// Agents retry calls (a timeout, a lost answer): the one that
+	// retried must be able to go on. An edit already in its file is
+	// skipped with a note, as in the CLI, and the call is an error only
+	// when the files do not hold the answer.
+	res.IsError = !opt.DryRun && !o.Written && !o.OK()
 	return res, report.Build(o)
-}
-
-// allApplied reports whether every block of the plan is already applied
-// and nothing else is wrong.
-func allApplied(p *core.Plan) bool {
-	applied := map[int]bool{}
-	for _, pr := range p.Problems.Errors() {
-		if pr.Kind != core.KindAlreadyApplied {
-			return false
-		}
-		applied[pr.Block] = true
-	}
-	for _, b := range p.Patch.Blocks {
-		if !applied[b.Number] {
-			return false
-		}
-	}
-	return len(applied) > 0
-}
-
-// appliedResult answers a call whose every edit is already in its file:
-// a successful no-op, not a tool error. Agents retry calls (a timeout, a
-// lost answer); the one that retried must be able to go on, and the
-// change stands written once. The report says ok, nothing written, and
-// carries each edit's already-applied problem as a note.
-func appliedResult(o report.Outcome) (*sdk.CallToolResult, report.Report) {
-	r := report.Build(o)
-	r.OK = true
-	var text strings.Builder
-	text.WriteString("already applied: nothing written. Every edit is already in its file:")
-	for _, p := range r.Errors {
-		p.Severity = core.SeverityInfo.String()
-		r.Notes = append(r.Notes, p)
-		what := blockName(o.Plan.Patch, p.Block)
-		msg := strings.TrimPrefix(strings.TrimPrefix(p.Message, what+": "), "already applied: ")
-		fmt.Fprintf(&text, "\n- %s (%s): %s", what, p.Path, msg)
-	}
-	r.Errors = []report.ProblemJSON{}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text.String()}}}, r
-}
-
-// blockName is what an answer calls block n: its dialect's label
-// ("edit 2", "call 1 (Edit)"), "the edit" for the edit tool's one edit,
-// else "block #n".
-func blockName(p *core.Patch, n int) string {
-	for _, b := range p.Blocks {
-		switch {
-		case b.Number != n:
-		case b.Label != "":
-			return b.Label
-		case b.Dialect == core.DialectToolCall && len(p.Blocks) == 1:
-			return "the edit"
-		}
-	}
-	return fmt.Sprintf("block #%d", n)
 }
 
 func blockPaths(p *core.Patch) []string {

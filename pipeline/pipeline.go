@@ -114,8 +114,11 @@ var ErrRecoveryNeeded = commit.ErrRecoveryNeeded
 
 // Run validates a parsed patch against the workspace and, unless it is a
 // dry run, commits it all or nothing (or, with Partial, the blocks that
-// validate). The outcome is what core/report renders; Written says
-// whether the commit happened.
+// validate). A block found already applied is skipped with a note, the
+// same answer in every front end: the rest commits as one change, and a
+// patch whose every block is applied writes nothing and succeeds. The
+// outcome is what core/report renders; Written says whether a commit
+// wrote files.
 func (w *Workspace) Run(patch *core.Patch, opt Options) (report.Outcome, error) {
 	// Every run checks for an interrupted commit first: validating against
 	// a half-applied tree would report nonsense, and committing on top of
@@ -138,7 +141,7 @@ func (w *Workspace) Run(patch *core.Patch, opt Options) (report.Outcome, error) 
 			o.Diffs[fc.Display] = FileDiff(fc)
 		}
 	}
-	if !opt.DryRun && canWrite {
+	if !opt.DryRun && canWrite && len(plan.Files) > 0 {
 		if _, err := commit.Commit(w.Disk.Root, plan.Files, commit.Options{Stop: opt.Stop}); err != nil {
 			plan.Problems = append(plan.Problems, CommitProblem(err))
 			o.CommitFailed = true
@@ -157,8 +160,12 @@ func (w *Workspace) Validate(patch *core.Patch, fuzzy, syntaxCheck bool) *core.P
 	return Validate(patch, w.Disk, Check{Options: w.options(fuzzy, core.SwitchFlag), Checker: Disk, Syntax: syntaxMode(syntaxCheck)})
 }
 
+// options are the engine's options of the front ends on the disk. Applied:
+// a block already in its applied state is skipped with a note, not
+// refused, so that a patch run twice, or one block of it done by hand,
+// leaves the files holding the answer without writing any block twice.
 func (w *Workspace) options(fuzzy bool, sw core.Switch) core.Options {
-	return core.Options{Root: w.Root, RootAliases: w.Aliases, Fuzzy: fuzzy, Switch: sw}
+	return core.Options{Root: w.Root, RootAliases: w.Aliases, Fuzzy: fuzzy, Switch: sw, Applied: true}
 }
 
 // Checker is what tree-sitter adds to the engine: the places of an

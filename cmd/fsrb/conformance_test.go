@@ -32,7 +32,8 @@ import (
 //
 // A folder of testdata/apply-patch named like a Codex case, without a
 // patch.txt, overrides that case's expected tree (an absent expected/ is
-// the empty tree); its README.md says why.
+// the empty tree) and, with an exit file, its exit status; its README.md
+// says why.
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
@@ -62,7 +63,7 @@ func loadAPCases(t *testing.T, suite, ours string) []apCase {
 			}
 			dir := filepath.Join(ours, e.Name())
 			if _, err := os.Stat(filepath.Join(dir, "patch.txt")); err != nil {
-				overrides[e.Name()] = filepath.Join(dir, "expected")
+				overrides[e.Name()] = dir
 				continue
 			}
 			cases = append(cases, newAPCase(t, "fsrb/"+e.Name(), dir, filepath.Join(dir, "expected")))
@@ -78,12 +79,13 @@ func loadAPCases(t *testing.T, suite, ours string) []apCase {
 				continue
 			}
 			dir := filepath.Join(suite, e.Name())
-			expected := filepath.Join(dir, "expected")
+			c := newAPCase(t, "codex/"+e.Name(), dir, filepath.Join(dir, "expected"))
 			if o, ok := overrides[e.Name()]; ok {
-				expected = o
+				mine := newAPCase(t, c.name, o, filepath.Join(o, "expected"))
+				c.expected, c.exit = mine.expected, mine.exit
 				delete(overrides, e.Name())
 			}
-			cases = append(cases, newAPCase(t, "codex/"+e.Name(), dir, expected))
+			cases = append(cases, c)
 		}
 		for name := range overrides {
 			t.Errorf("testdata/apply-patch/%s overrides a case the Codex suite does not have", name)

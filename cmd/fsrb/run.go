@@ -43,9 +43,10 @@ const usage = `usage: fsrb [flags] <patchfile | ->
 
 Applies the edits of a patch (SEARCH/REPLACE blocks, Cline/Roo blocks,
 *** Begin Patch, unified diffs, hashline blocks) to the files under the
-root, all or nothing. Exit status: 0 applied, 1 validation or commit
-failure (nothing written), 2 usage error. A patch already applied is
-refused (already-applied), never written twice. "fsrb --revert PATCH"
+root, all or nothing. Exit status: 0 the files hold the patch (applied
+now, or already), 1 validation or commit failure (nothing written), 2
+usage error. A block already applied is skipped with a note, never
+written twice; the rest applies. "fsrb --revert PATCH"
 undoes a patch whose every block is applied, all or nothing. "fsrb read
 --hashlines FILE" prints FILE as N:hhhh|line for hashline SEARCH blocks.
 "fsrb mcp" serves the same engine to coding agents as an MCP server over
@@ -219,7 +220,9 @@ func outcome(o report.Outcome, err error, patch *core.Patch, f flags, stdout, st
 			formatNote(stderr, patch.Format)
 		}
 	}
-	if !plan.OK() || !o.Written && !f.dryRun {
+	// As terraform apply: 0 when the files now hold the answer (written
+	// now, or every block left out already applied), 1 when they do not.
+	if !o.OK() {
 		return exitFail
 	}
 	return exitOK

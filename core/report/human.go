@@ -62,12 +62,22 @@ func Plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// Human writes the CLI's output (docs/cli.md "Output"): success lines on stdout, the failure
-// report and notes on stderr.
+// OK reports whether the run did what it was asked: the files now hold
+// the answer, written by this run or already there (every block left out
+// was found applied), or with a dry run would. A --partial run that
+// skipped a block is not OK. It is the exit status, and --json's "ok".
+func (o Outcome) OK() bool {
+	p := o.Plan
+	return p.OK() && !o.CommitFailed && (o.Written || o.Mode == ModeDryRun || len(p.Files) == 0)
+}
+
+// Human writes the CLI's output (docs/cli.md "Output"): success lines on
+// stdout, the failure report and notes on stderr. A block found already
+// applied is a note, and the summary line says how many were.
 func Human(stdout, stderr io.Writer, o Outcome) {
 	p := o.Plan
 	notes(stderr, o)
-	if !o.Written && !(o.Mode == ModeDryRun && p.OK()) {
+	if !o.Written && !o.OK() {
 		Failure(stderr, o)
 		return
 	}
@@ -84,20 +94,44 @@ func Human(stdout, stderr io.Writer, o Outcome) {
 		fmt.Fprintln(stdout, fileLine(f, o.Mode == ModeDryRun, o.Revert))
 	}
 	blocks, files := Plural(p.BlockCount(), "block"), Plural(len(p.Files), "file")
+	applied := p.AppliedCount()
 	switch {
 	case o.Revert && o.Mode == ModeDryRun:
 		fmt.Fprintf(stdout, "\n%s All %s would be reverted in %s; nothing was written.\n", o.paint(yellow, "[DRY RUN]"), blocks, files)
 	case o.Revert:
 		fmt.Fprintf(stdout, "\n%s All %s reverted in %s.\n", o.paint(green, "[SUCCESS]"), blocks, files)
+	case applied > 0 && p.OK() && p.BlockCount() == 0:
+		label, color := "[SUCCESS]", green
+		if o.Mode == ModeDryRun {
+			label, color = "[DRY RUN]", yellow
+		}
+		fmt.Fprintf(stdout, "%s Nothing to do: %s.\n", o.paint(color, label), allApplied(p))
+	case o.Mode == ModeDryRun && applied > 0:
+		fmt.Fprintf(stdout, "\n%s %s would apply to %s (%s); nothing was written.\n", o.paint(yellow, "[DRY RUN]"), blocks, files, numbered(p, core.StatusApplied, "is", "are")+" already applied")
 	case o.Mode == ModeDryRun:
 		fmt.Fprintf(stdout, "\n%s All %s would apply to %s; nothing was written.\n", o.paint(yellow, "[DRY RUN]"), blocks, files)
+	case p.OK() && applied > 0:
+		fmt.Fprintf(stdout, "\n%s Applied %s to %s (%s).\n", o.paint(green, "[SUCCESS]"), blocks, files, numbered(p, core.StatusApplied, "was", "were")+" already applied")
 	case p.OK():
 		fmt.Fprintf(stdout, "\n%s All %s applied to %s.\n", o.paint(green, "[SUCCESS]"), blocks, files)
 	default: // --partial: what was skipped, and why, on stderr
-		fmt.Fprintf(stdout, "\n%s Applied %s of %d to %s; skipped %s.\n", o.paint(yellow, "[PARTIAL]"), blocks, len(p.Blocks), files, skipped(p))
+		also := ""
+		if applied > 0 {
+			also = " (" + numbered(p, core.StatusApplied, "was", "were") + " already applied)"
+		}
+		fmt.Fprintf(stdout, "\n%s Applied %s of %d to %s%s; skipped %s.\n", o.paint(yellow, "[PARTIAL]"), blocks, len(p.Blocks), files, also, numbered(p, core.StatusFailed, "", ""))
 		fmt.Fprintln(stderr)
 		problems(stderr, o)
 	}
+}
+
+// allApplied says that every block of p is already applied: "block #1 is
+// already applied", "all 3 blocks are already applied".
+func allApplied(p *core.Plan) string {
+	if n := len(p.Blocks); n != 1 {
+		return fmt.Sprintf("all %d blocks are already applied", n)
+	}
+	return fmt.Sprintf("block #%d is already applied", p.Blocks[0].Block)
 }
 
 func fileLine(f core.FileChange, dry, revert bool) string {
@@ -128,18 +162,24 @@ func fileLine(f core.FileChange, dry, revert bool) string {
 	return "Saved changes to " + f.Display
 }
 
-func skipped(p *core.Plan) string {
+// numbered names the blocks of p in one state, with the verb that
+// follows for one or for several: "block #3 was", "blocks #2, #4 were".
+func numbered(p *core.Plan, st core.Status, one, several string) string {
 	var nums []string
 	for _, r := range p.Blocks {
-		if r.Status != core.StatusApplies {
+		if r.Status == st {
 			nums = append(nums, fmt.Sprintf("#%d", r.Block))
 		}
 	}
-	word := "blocks "
+	word, verb := "blocks ", several
 	if len(nums) == 1 {
-		word = "block "
+		word, verb = "block ", one
 	}
-	return word + strings.Join(nums, ", ")
+	s := word + strings.Join(nums, ", ")
+	if verb != "" {
+		s += " " + verb
+	}
+	return s
 }
 
 // Failure writes "[ERROR] Validation failed." and every problem, grouped

@@ -20,6 +20,7 @@ type Report struct {
 	Written bool          `json:"written"`
 	Files   []jsonFile    `json:"files"`
 	Skipped []int         `json:"skipped,omitempty"`
+	Applied []int         `json:"applied,omitempty"` // blocks found already applied, left as they stand
 	Errors  []ProblemJSON `json:"errors"`
 	Notes   []ProblemJSON `json:"notes"`
 }
@@ -92,7 +93,7 @@ func encode(w io.Writer, v any) error {
 func Build(o Outcome) Report {
 	p := o.Plan
 	r := Report{
-		OK:      p.OK() && (o.Written || o.Mode == ModeDryRun),
+		OK:      o.OK(),
 		Format:  formatOf(p.Patch),
 		DryRun:  o.Mode == ModeDryRun,
 		Partial: o.Mode == ModePartial,
@@ -107,11 +108,12 @@ func Build(o Outcome) Report {
 			r.Files = append(r.Files, jsonFile{Path: f.Display, Action: string(f.Action), Blocks: f.Blocks, MovedFrom: f.MovedFrom, Diff: o.Diffs[f.Display]})
 		}
 	}
-	if o.Mode == ModePartial {
-		for _, b := range p.Blocks {
-			if b.Status != core.StatusApplies {
-				r.Skipped = append(r.Skipped, b.Block)
-			}
+	for _, b := range p.Blocks {
+		switch {
+		case b.Status == core.StatusApplied:
+			r.Applied = append(r.Applied, b.Block)
+		case b.Status == core.StatusFailed && o.Mode == ModePartial:
+			r.Skipped = append(r.Skipped, b.Block)
 		}
 	}
 	for _, pr := range p.Problems {

@@ -117,7 +117,7 @@ func render(t *testing.T, ar *txtar.Archive) map[string]string {
 		o = report.Outcome{CommitFailed: true, Plan: &core.Plan{Patch: patch, Problems: core.Problems{{Kind: core.KindCommit,
 			Message: run["recovery"], Hint: "run fsrb --recover to roll the interrupted commit back, then run this patch again"}}}}
 	} else {
-		opt := core.Options{Root: "/root", Fuzzy: run["fuzzy"] == "true"}
+		opt := core.Options{Root: "/root", Fuzzy: run["fuzzy"] == "true", Applied: true}
 		check := core.Validate
 		if run["revert"] == "true" {
 			check = core.Revert
@@ -134,7 +134,7 @@ func render(t *testing.T, ar *txtar.Archive) map[string]string {
 		default:
 			t.Fatalf("unknown mode %q", run["mode"])
 		}
-		if o.Mode != report.ModeDryRun && (plan.OK() || o.Mode == report.ModePartial && len(plan.Files) > 0) {
+		if o.Mode != report.ModeDryRun && (plan.OK() || o.Mode == report.ModePartial) && len(plan.Files) > 0 {
 			if msg := run["commit-error"]; msg != "" {
 				// pipeline.CommitProblem of a failed write.
 				plan.Problems = append(plan.Problems, core.Problem{Kind: core.KindCommit, Message: msg,

@@ -137,9 +137,10 @@ describe('fsrb mcp from @modelcontextprotocol/sdk', () => {
     ]) {
       res = await call(name, args);
       assert.equal(res.isError ?? false, false, `${name}: ${text(res)}`);
-      assert.match(text(res), /^already applied: nothing written/);
+      assert.match(text(res), /\[SUCCESS\] Nothing to do: /);
       assert.equal(res.structuredContent.ok, true);
       assert.equal(res.structuredContent.written, false);
+      assert.deepEqual(res.structuredContent.applied, [1]);
       assert.deepEqual(res.structuredContent.notes.map((n) => n.kind), ['already-applied']);
       assert.equal(read('src/utils.py'), 'a = 1\nb = 20\n', name);
     }
