@@ -16,9 +16,15 @@
 #     Neovim 0.12 (the same), a chat answer streaming into a
 #     codecompanion-like buffer beside calc.py (capture-chat.lua): while
 #     its second block arrives, and once the answer is complete.
+#   - screenshots/nvim-lazy-arriving, nvim-lazy, nvim-lazy-applied
+#     ({txt,png}): Neovim 0.12 (the same), codecompanion's lazy answer
+#     (fixture/answers/lazy.md) streaming into its buffer beside
+#     src/app.py, complete, then applied and written (capture-answers.lua);
+#     nvim-ranges: CopilotChat's two line ranges (ranges.md) applied
+#     beside src/x.py.
 #   usage: nvim-capture.sh [OUT_DIR]     (FSRB_LSP_BIN: a prebuilt server;
 #          FSRB_CAPTURES="preview": only those of nvim, nvim010,
-#          nvim012, applied, preview, ondisk, chat)
+#          nvim012, applied, preview, ondisk, chat, answers)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
@@ -54,13 +60,17 @@ LUA
 start() {
   local name=$1 rows=$2 nvim=$3; shift 3
   rm -rf "$tmp/ws-$name"; mkdir -p "$tmp/ws-$name"
-  cp -R "$here/fixture/before/." "$tmp/ws-$name/"; cp "$here/fixture/change.fsrb" "$tmp/ws-$name/"
+  if [ -n "${ANSWERS:-}" ]; then # the files of fixture/answers, no patch
+    cp -R "$here/fixture/answers/before/." "$tmp/ws-$name/"
+  else
+    cp -R "$here/fixture/before/." "$tmp/ws-$name/"; cp "$here/fixture/change.fsrb" "$tmp/ws-$name/"
+  fi
   # (The last session gone, the tmux server exits: a new session started
   # while it does fails with "server exited unexpectedly".)
   [ -z "$session" ] || { tmux kill-session -t "$session" 2>/dev/null || true; sleep 0.5; }
   session="fsrb-capture-$$-$name"
   tmux new-session -d -s "$session" -x 110 -y "$rows" \
-    "cd '$tmp/ws-$name' && FSRB_CAPTURE_FLAG='$tmp/flag-$name' FSRB_CLI='$tmp/bin/fsrb' XDG_CONFIG_HOME='$tmp/config' XDG_DATA_HOME='$tmp/data' XDG_CACHE_HOME='$tmp/cache-$name' XDG_STATE_HOME='$tmp/state-$name' TERM=xterm-256color '$nvim' -i NONE -n $*"
+    "cd '$tmp/ws-$name' && FSRB_CAPTURE_FLAG='$tmp/flag-$name' FSRB_CAPTURE_CASE='${CASE:-}' FSRB_CLI='$tmp/bin/fsrb' XDG_CONFIG_HOME='$tmp/config' XDG_DATA_HOME='$tmp/data' XDG_CACHE_HOME='$tmp/cache-$name' XDG_STATE_HOME='$tmp/state-$name' TERM=xterm-256color '$nvim' -i NONE -n $*"
 }
 
 # shoot NAME ROWS: the pane as text and as a PNG (ansi2html draws 18 px rows).
@@ -159,4 +169,31 @@ for step in mid done; do
   sleep 0.5
   if [ "$step" = mid ]; then shoot nvim-chat-arriving 34; touch "$tmp/flag-chat.go"; else shoot nvim-chat 34; fi
 done
+fi
+
+# 6. Neovim 0.12 (as above): answers as chat tools write them
+# (capture-answers.lua). Drawn by default and by FSRB_CAPTURES="answers".
+if wanted answers || [ -z "${FSRB_CAPTURES:-}" ]; then
+ANSWERS=1 CASE=lazy start lazy 34 "$nvim_applied"
+sleep 1
+tmux send-keys -t "$session" ":luafile $here/nvim/capture-answers.lua" Enter
+for step in mid done applied; do
+  for _ in $(seq 300); do [ "$(cat "$tmp/flag-lazy" 2>/dev/null)" = "$step" ] && break; grep -q '^error' "$tmp/flag-lazy" 2>/dev/null && break; sleep 0.1; done
+  flag=$(cat "$tmp/flag-lazy" 2>/dev/null || echo "no answer")
+  [ "$flag" = "$step" ] || { tmux capture-pane -t "$session" -p >&2; echo "nvim-capture: $flag" >&2; exit 1; }
+  sleep 0.5
+  case $step in
+    mid) shoot nvim-lazy-arriving 34; touch "$tmp/flag-lazy.go" ;;
+    done) shoot nvim-lazy 34; touch "$tmp/flag-lazy.go2" ;;
+    applied) shoot nvim-lazy-applied 34 ;;
+  esac
+done
+ANSWERS=1 CASE=ranges start ranges 34 "$nvim_applied"
+sleep 1
+tmux send-keys -t "$session" ":luafile $here/nvim/capture-answers.lua" Enter
+for _ in $(seq 300); do [ "$(cat "$tmp/flag-ranges" 2>/dev/null)" = applied ] && break; grep -q '^error' "$tmp/flag-ranges" 2>/dev/null && break; sleep 0.1; done
+flag=$(cat "$tmp/flag-ranges" 2>/dev/null || echo "no answer")
+[ "$flag" = applied ] || { tmux capture-pane -t "$session" -p >&2; echo "nvim-capture: $flag" >&2; exit 1; }
+sleep 0.5
+shoot nvim-ranges 34
 fi

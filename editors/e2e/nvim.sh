@@ -12,7 +12,9 @@
 #           found on $PATH                                  (0.11 and newer)
 # Then, in the same set-up, nvim/newcomer.lua starts Neovim on a patch and
 # opens a second one, checks both are served, :help fsrb, :checkhealth fsrb.
-# Before the modes, nvim/layout.lua checks the plugin's modules: none
+# Then nvim/chat.lua (chat plugins' buffers, :Fsrb paste) and
+# nvim/answers.lua (answers as chat tools write them), each in a workspace
+# of its own. Before the modes, nvim/layout.lua checks the plugin's modules: none
 # requires lua/fsrb/init.lua back, config.lua requires none.
 # A missing Neovim is a failure, never a skip. NVIM=/path/to/nvim runs that
 # one only; FSRB_E2E_MODES="setup enable" only those modes. On any version,
@@ -106,6 +108,16 @@ run() {
           XDG_DATA_HOME="$dir/data" FSRB_MODE="$mode" FSRB_CHAT_ANSWER="$here/fixture/chat/answer.md" \
           FSRB_CHAT_BEFORE="$here/fixture/chat/before" FSRB_CHAT_AFTER="$here/fixture/chat/after" \
           timeout 90 "$nvim" --headless -i NONE -n -c "luafile $here/nvim/chat.lua" </dev/null 2>>"$dir/nvim.stderr" ) || status=$?
+  fi
+  # Answers as chat tools write them: a lazy block, CopilotChat's line
+  # ranges, an answer with no edit (on 0.7, in Markdown buffers).
+  if [ $status -eq 0 ]; then
+    mkdir -p "$dir/ws4"
+    cp -R "$here/fixture/answers/before/." "$dir/ws4/"
+    ( cd "$dir/ws4" &&
+      env PATH="$path" XDG_CACHE_HOME="$dir/cache4" XDG_STATE_HOME="$dir/state4" XDG_CONFIG_HOME="$dir/config" \
+          XDG_DATA_HOME="$dir/data" FSRB_MODE="$mode" FSRB_ANSWERS="$here/fixture/answers" \
+          timeout 90 "$nvim" --headless -i NONE -n -c "luafile $here/nvim/answers.lua" </dev/null 2>>"$dir/nvim.stderr" ) || status=$?
   fi
   if [ $status -eq 0 ] && grep -qi deprecated "$dir/nvim.stderr"; then
     echo "e2e-nvim: Neovim $version ($mode) printed a deprecation warning:" >&2
