@@ -51,14 +51,29 @@ func (p *parser) fenceLine(i int, inFence *int) (next int, ok bool) {
 // first; edits says that it holds a line only an edit format has (a
 // SEARCH, REPLACE or NEW_FILE marker, a diff's file headers, an
 // apply-patch header), and the look stopped there.
+//
+// A fence with a language inside it opens a nested one, which the next
+// bare fence closes: models write a README's own code blocks, or a
+// docstring's example, inside a three-backtick fence, where Markdown
+// would end the outer fence at the first bare one and cut the file
+// short. Read so, a fence left open inside leaves the outer one open
+// too: cut short, refused, never taken for less than it holds.
 func (p *parser) scanFence(i, ticks int) (closing int, edits bool) {
+	depth := 0
 	for j := i + 1; j < len(p.lines); j++ {
 		t := p.lines[j].text
 		if c, ok := leadByte(t); ok && c != '`' && c != '*' && c != 'd' && !markerByte(c) {
 			continue // most code lines: no fence, marker or header starts so
 		}
 		if c, _ := leadByte(t); c == '`' {
-			if f, isFence := fenceOf(t); isFence && f.close && f.ticks >= ticks {
+			f, isFence := fenceOf(t)
+			switch {
+			case !isFence:
+			case !f.close:
+				depth++
+			case depth > 0:
+				depth--
+			case f.ticks >= ticks:
 				return j, false
 			}
 			continue
