@@ -3,12 +3,13 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"os"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 	"go.uber.org/zap"
+
+	"github.com/fsrb/fsrb/pipeline"
 )
 
 // Command names of workspace/executeCommand.
@@ -171,7 +172,9 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		root = rootPath
 	}
 	if root == "" {
-		root, _ = os.Getwd()
+		// No folder from the client: the root of the CLI and the MCP
+		// server, the repository around the working directory.
+		root, _, _, _ = pipeline.ResolveRoot("")
 	}
 	v, err := newView(root)
 	if err != nil {

@@ -29,10 +29,25 @@ import (
 type Options struct {
 	// Root is the workspace root (absolute). Explicit says the user gave
 	// it (--root): the client's MCP roots then only narrow it; without it
-	// (the working directory), the client's roots replace it.
+	// (the repository around the working directory), the client's roots
+	// replace it.
 	Root     string
 	Explicit bool
-	Version  string
+	// Origin says how Root was chosen (pipeline.ResolveRoot), for the
+	// note that names the root when a path is missing.
+	Origin  pipeline.Origin
+	Version string
+}
+
+// originClient is the origin of a root the client gave.
+const originClient pipeline.Origin = "a root the MCP client gave"
+
+// origin says where ws, one of the workspaces a call may use, came from.
+func (s *Server) origin(ws *pipeline.Workspace) pipeline.Origin {
+	if ws == s.base {
+		return s.opt.Origin
+	}
+	return originClient
 }
 
 // Server serves fsrb's tools to one client.

@@ -156,6 +156,9 @@ func (s *Server) runPatch(ctx context.Context, req *sdk.CallToolRequest, text st
 	}
 	var out bytes.Buffer
 	report.Human(&out, &out, o)
+	if note := pipeline.MissingNote(o.Plan, ws.Root, s.origin(ws)); note != "" {
+		fmt.Fprintln(&out, note)
+	}
 	if !o.Plan.OK() || o.CommitFailed {
 		if f := patch.Format; f.Name != core.FormatSearchReplace && f.Name != core.FormatToolCalls || f.Forced {
 			fmt.Fprintf(&out, "The patch was read as %s (%s).\n", f.Name, f.Reason)
@@ -258,7 +261,11 @@ func (s *Server) read(ctx context.Context, req *sdk.CallToolRequest, in readIn) 
 	}
 	data, kind, err := ws.ReadText(in.Path)
 	if err != nil {
-		return fail(kind, err.Error(), "give the path of a text file inside the workspace root")
+		msg := err.Error()
+		if kind == core.KindMissingFile {
+			msg += ". " + pipeline.RootNote(ws.Root, s.origin(ws))
+		}
+		return fail(kind, msg, "give the path of a text file inside the workspace root")
 	}
 	var all string
 	if in.Hashlines {

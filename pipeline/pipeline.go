@@ -7,8 +7,6 @@ package pipeline
 
 import (
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/aymanbagabas/go-udiff"
@@ -27,33 +25,6 @@ type Workspace struct {
 	// EditFormatsOnly reads the edit formats alone: a chat answer's code
 	// block that names its file stays prose (the CLI's --snippets=false).
 	EditFormatsOnly bool
-}
-
-// ResolveRoot turns the --root a user gave (the working directory when
-// "") into the root every front end opens: absolute, a folder, its
-// symlinks resolved. given is the absolute spelling before resolution (an
-// alias patches may use). The CLI and the MCP server share it.
-func ResolveRoot(root string) (resolved, given string, err error) {
-	if root == "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return "", "", fmt.Errorf("cannot read the working directory: %v", err)
-		}
-		root = wd
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", "", fmt.Errorf("bad --root %q: %v", root, err)
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return "", "", fmt.Errorf("bad --root %q: %v", root, errors.Unwrap(err))
-	}
-	if !st.IsDir() {
-		return "", "", fmt.Errorf("bad --root %q: not a directory", root)
-	}
-	resolved, err = filepath.EvalSymlinks(abs)
-	return resolved, abs, err
 }
 
 // Open opens the workspace at root. given is the root as the user wrote it

@@ -45,7 +45,7 @@ Flags:
 func serve(args []string, stdout, stderr io.Writer) int {
 	set := pflag.NewFlagSet("fsrb mcp", pflag.ContinueOnError)
 	set.SetOutput(io.Discard)
-	root := set.String("root", "", "the workspace root (default: the working directory, or the client's MCP roots)")
+	root := set.String("root", "", "the workspace root (default: the client's MCP roots, else the top of the git repository around the working directory, else the working directory)")
 	help := set.BoolP("help", "h", false, "print this help")
 	showVersion := set.Bool("version", false, "print the version")
 	if err := set.Parse(args); err != nil {
@@ -62,11 +62,11 @@ func serve(args []string, stdout, stderr io.Writer) int {
 	if set.NArg() > 0 {
 		return usageError(stderr, "takes no arguments")
 	}
-	resolved, _, err := pipeline.ResolveRoot(*root)
+	resolved, _, origin, err := pipeline.ResolveRoot(*root)
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
-	srv, err := mcp.New(mcp.Options{Root: resolved, Explicit: *root != "", Version: buildinfo.Version(version)})
+	srv, err := mcp.New(mcp.Options{Root: resolved, Explicit: *root != "", Origin: origin, Version: buildinfo.Version(version)})
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}

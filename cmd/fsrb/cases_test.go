@@ -214,6 +214,9 @@ func dumpProblems(ps core.Problems) string {
 }
 
 func TestCasesCLI(t *testing.T) {
+	if top := pipeline.RepoTop(os.TempDir()); top != "" {
+		t.Fatalf("the temporary folder is inside the git repository %s, which would be the cases' root: set TMPDIR outside it", top)
+	}
 	updated := map[string]testCase{}
 	for _, tc := range loadCases(t) {
 		t.Run(tc.Name, func(t *testing.T) {
@@ -223,7 +226,9 @@ func TestCasesCLI(t *testing.T) {
 			if code != tc.Exit {
 				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.Exit, stdout, stderr)
 			}
-			norm := func(s string) string { return strings.ReplaceAll(s, patchFile, "$PATCH") }
+			norm := func(s string) string {
+				return strings.ReplaceAll(strings.ReplaceAll(s, patchFile, "$PATCH"), root, "$ROOT")
+			}
 			if *update && (tc.Stdout != nil || tc.Stderr != nil) {
 				for i, f := range tc.Archive.Files {
 					switch f.Name {

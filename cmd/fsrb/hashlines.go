@@ -20,13 +20,13 @@ func read(args []string, stdout, stderr io.Writer) int {
 	set := pflag.NewFlagSet("fsrb read", pflag.ContinueOnError)
 	set.SetOutput(io.Discard)
 	hashlines := set.Bool("hashlines", false, "prefix every line with N:hhhh| (line number and hash)")
-	rootFlag := set.String("root", "", "the workspace root FILE must lie in (default: the working directory)")
+	rootFlag := set.String("root", "", "the workspace root FILE must lie in (default: the top of the git repository around the working directory, else the working directory)")
 	help := set.BoolP("help", "h", false, "print this help")
 	if err := set.Parse(args); err != nil {
 		return usageError(stderr, "read: "+err.Error())
 	}
 	if *help {
-		fmt.Fprint(stdout, "usage: fsrb read --hashlines [--root DIR] FILE\n\nPrints FILE with every line written N:hhhh|text: N the 1-based line number,\nhhhh the low 16 bits of the FNV-1a (32-bit) hash of the line without its\nline ending, in hex. Hashline SEARCH blocks quote lines in that form.\nFILE is relative to the root, or absolute inside it; like a patch, read\nnever leaves the root.\n\nFlags:\n"+set.FlagUsages())
+		fmt.Fprint(stdout, "usage: fsrb read --hashlines [--root DIR] FILE\n\nPrints FILE with every line written N:hhhh|text: N the 1-based line number,\nhhhh the low 16 bits of the FNV-1a (32-bit) hash of the line without its\nline ending, in hex. Hashline SEARCH blocks quote lines in that form.\nFILE is relative to the root (the top of the git repository around the\nworking directory, else the working directory), or absolute inside it; like a patch, read\nnever leaves the root.\n\nFlags:\n"+set.FlagUsages())
 		return exitOK
 	}
 	if !*hashlines {
@@ -35,7 +35,7 @@ func read(args []string, stdout, stderr io.Writer) int {
 	if set.NArg() != 1 {
 		return usageError(stderr, "read: give exactly one file")
 	}
-	root, given, err := pipeline.ResolveRoot(*rootFlag)
+	root, given, origin, err := pipeline.ResolveRoot(*rootFlag)
 	if err != nil {
 		return usageError(stderr, "read: "+err.Error())
 	}
@@ -48,6 +48,9 @@ func read(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		// The MCP read tool's words for the same refusal.
 		fmt.Fprintf(stderr, "[ERROR] %s: %v (kind: %s)\n", name, err, kind)
+		if kind == core.KindMissingFile {
+			fmt.Fprintln(stderr, pipeline.RootNote(root, origin))
+		}
 		return exitFail
 	}
 	fmt.Fprint(stdout, core.Hashlines(data))

@@ -19,7 +19,7 @@ import (
 	"github.com/fsrb/fsrb/pipeline"
 )
 
-// Exit codes of the man page.
+// Exit codes (docs/cli.md, "Exit status").
 const (
 	exitOK    = 0
 	exitFail  = 1 // validation or commit failure: nothing written
@@ -73,7 +73,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.blocks, "blocks", false, "list the blocks of the patch and touch nothing")
 	fs.BoolVar(&f.syntaxCheck, "syntax-check", true, "warn when an edit leaves a syntax error (tree-sitter; files up to 256 KiB); --syntax-check=false skips the parse")
 	fs.BoolVar(&f.snippets, "snippets", true, "read a chat answer's code blocks that name their file (whole files, definitions, lazy blocks, line ranges); --snippets=false reads the edit formats only")
-	fs.StringVar(&f.root, "root", "", "the workspace root (default: the working directory)")
+	fs.StringVar(&f.root, "root", "", "the workspace root (default: the top of the git repository around the working directory, else the working directory)")
 	fs.StringVar(&f.format, "format", "auto", "force a dialect: "+strings.Join(core.Formats, "|"))
 	fs.BoolVar(&f.recover, "recover", false, "roll back a commit that was cut off part-way (crash, kill)")
 	fs.BoolVar(&f.undo, "undo", false, "restore the files of the last commit under the root")
@@ -94,7 +94,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if !core.ValidFormat(f.format) {
 		return usageError(stderr, fmt.Sprintf("unknown --format %q; use one of %s", f.format, strings.Join(core.Formats, ", ")))
 	}
-	root, given, err := pipeline.ResolveRoot(f.root)
+	root, given, origin, err := pipeline.ResolveRoot(f.root)
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
@@ -117,7 +117,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
-	return apply(root, given, text, f, stdout, stderr)
+	return apply(workspaceRoot{root, given, origin}, text, f, stdout, stderr)
+}
+
+// workspaceRoot is the root a run opens, as pipeline.ResolveRoot found it.
+type workspaceRoot struct {
+	resolved, given string
+	origin          pipeline.Origin
 }
 
 func usageError(stderr io.Writer, msg string) int {
@@ -166,8 +172,8 @@ func readPatch(name string, stdin io.Reader) (string, error) {
 // run (see commit.Arena).
 var reads commit.Arena
 
-func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
-	ws, err := pipeline.Open(root, given)
+func apply(root workspaceRoot, text string, f flags, stdout, stderr io.Writer) int {
+	ws, err := pipeline.Open(root.resolved, root.given)
 	if err != nil {
 		return usageError(stderr, err.Error())
 	}
@@ -190,6 +196,11 @@ func apply(root, given, text string, f flags, stdout, stderr io.Writer) int {
 		Stop:  in.stop,
 	})
 	code := outcome(o, err, patch, f, stdout, stderr)
+	if !f.json && err == nil {
+		if note := pipeline.MissingNote(o.Plan, root.resolved, root.origin); note != "" {
+			fmt.Fprintln(stderr, note)
+		}
+	}
 	if sig := in.release(); sig != nil {
 		interruptNote(stderr, sig, o.Written)
 		if o.Written {

@@ -1,0 +1,48 @@
+package mcp_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fsrb/fsrb/pipeline"
+)
+
+// Started in a subfolder of a git repository with no --root and no
+// client roots, the server's root is the repository's top, as the CLI's
+// and the editors' are; a missing path's answer names it.
+func TestRootFromSubfolder(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pipeline.RepoTop(base) != "" {
+		t.Skip("the temporary folder is inside a git repository")
+	}
+	repo := filepath.Join(base, "repo")
+	sub := filepath.Join(repo, "src")
+	for name, data := range map[string]string{".git/HEAD": "ref: refs/heads/main\n", "src/x.py": "a = 1\n"} {
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := start(t, startOpt{dir: sub})
+	if r := s.call("edit", map[string]any{"path": "src/x.py", "old_string": "a = 1", "new_string": "a = 2"}); r.isError {
+		t.Fatalf("edit of src/x.py from src/: %+v", r)
+	}
+	if got := s.read("x.py"); got != "a = 2\n" {
+		t.Errorf("src/x.py holds %q", got)
+	}
+	want := "Paths are relative to the root " + repo + " (the top of the git repository around the working directory; --root DIR changes it)."
+	if r := s.call("apply", map[string]any{"patch": "x.py\n<<<<<<< SEARCH\na = 2\n=======\na = 3\n>>>>>>> REPLACE\n"}); !r.isError || !strings.Contains(r.text, want) {
+		t.Errorf("a missing path: %+v", r)
+	}
+	if r := s.call("read", map[string]any{"path": "x.py"}); !r.isError || !strings.Contains(r.text, want) {
+		t.Errorf("read of a missing path: %+v", r)
+	}
+}
