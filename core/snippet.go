@@ -206,7 +206,7 @@ func (p *parser) nameAbove(b *Block, i int, prose bool, named *[]Problem) bool {
 			}
 			return true
 		}
-		if path, ok := headerPath(l.text, p.opt.Exists); ok && (pathLike(path) || p.opt.Exists != nil && p.opt.Exists(path)) {
+		if path, ok := headerPath(pathLine(l.text), p.opt.Exists); ok && (pathLike(path) || p.opt.Exists != nil && p.opt.Exists(path)) {
 			setHeader(b, l, path)
 			return true
 		}
@@ -226,6 +226,34 @@ func (p *parser) nameAbove(b *Block, i int, prose bool, named *[]Problem) bool {
 		return true
 	}
 	return false
+}
+
+// pathLine strips what a path line above a code block may carry around
+// its path besides Markdown (headerPath strips that): a list item's
+// marker ("- ", "* ", "1. ") and a closing remark in parentheses
+// ("src/app.py (new file)").
+func pathLine(s string) string {
+	t := strings.TrimSpace(s)
+	if len(t) > 2 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ' {
+		t = strings.TrimSpace(t[2:])
+	} else if n := digitsAt(t); n > 0 && n+1 < len(t) && (t[n] == '.' || t[n] == ')') && t[n+1] == ' ' {
+		t = strings.TrimSpace(t[n+2:])
+	}
+	if strings.HasSuffix(strings.TrimSuffix(t, ":"), ")") {
+		if k := strings.LastIndex(t, " ("); k > 0 {
+			t = strings.TrimSpace(t[:k])
+		}
+	}
+	return t
+}
+
+// digitsAt counts the digits that start s.
+func digitsAt(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
 }
 
 // snippetCode returns the code of lines [first, end) as LF text, every
