@@ -75,6 +75,7 @@ static fsrb_node *fsrb_flatten(const void *tree, uint32_t *count, uint32_t hint,
 		TSPoint sp = ts_node_start_point(node), ep = ts_node_end_point(node);
 		uint32_t sb = ts_node_start_byte(node);
 		TSSymbol sym = ts_node_symbol(node);
+		uint8_t pm = pbudget[depth], pf = psym[depth] < nsyms ? flags[psym[depth]] : 0;
 		uint32_t i = n++;
 		if (i == cap) {
 			fsrb_node *grown = realloc(out, 2 * cap * sizeof(fsrb_node));
@@ -90,7 +91,10 @@ static fsrb_node *fsrb_flatten(const void *tree, uint32_t *count, uint32_t hint,
 			o->end_row = ep.row; o->end_col = ep.column;
 			o->kids = 0; o->next = 0;
 			o->symbol = sym;
-			o->field = ts_tree_cursor_current_field_id(&c);
+			// Fields are read under definitions and along a key's chain
+			// only; asking costs a walk of the parent's field map.
+			o->field = depth > 0 && (pf & (FSRB_DEF | FSRB_DESCEND) || (pm > BUDGET && pm < KEYED))
+				? ts_tree_cursor_current_field_id(&c) : 0;
 			if (depth > 0) {
 				if (last[depth] == 0) {
 					out[parent[depth]].kids = i;
@@ -100,7 +104,6 @@ static fsrb_node *fsrb_flatten(const void *tree, uint32_t *count, uint32_t hint,
 			}
 		}
 		last[depth] = i;
-		uint8_t pm = pbudget[depth], pf = psym[depth] < nsyms ? flags[psym[depth]] : 0;
 		uint8_t f = sym < nsyms ? flags[sym] : 0;
 		uint8_t budget;
 		if (ep.row > sp.row) {

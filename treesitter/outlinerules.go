@@ -129,11 +129,12 @@ func outlineDescend(typ string) bool {
 		outlineFields[typ] || outlineDeclarations[typ]
 }
 
-// outlineDeclarations are keyed by the names they declare.
+// outlineDeclarations are keyed by the names they declare (a match arm
+// by its pattern).
 var outlineDeclarations = typeSet(
 	"variable_declarator", "var_declaration", "const_declaration", "var_spec", "const_spec",
 	"let_declaration", "const_item", "static_item", "import_spec", "aliased_import", "macro_invocation",
-	"local_variable_declaration", "declaration", "init_declarator",
+	"local_variable_declaration", "declaration", "init_declarator", "match_arm",
 )
 
 // outlineRole is a bit set of the roles above, per symbol

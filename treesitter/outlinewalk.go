@@ -1,6 +1,7 @@
 package treesitter
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -620,7 +621,7 @@ func (w *walker) header(n nid, s *bodyScan) string {
 			end = start + i
 		}
 	}
-	h := normalize(w.src[start:end])
+	h := normalize(bytes.TrimRight(w.src[start:end], " \t\r\n"))
 	for _, suffix := range []string{"{", ":", "=>"} {
 		h = strings.TrimSpace(strings.TrimSuffix(h, suffix))
 	}
