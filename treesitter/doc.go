@@ -14,14 +14,18 @@
 //     shortest widening that matches only there, reaching up to an
 //     enclosing signature when that costs at most two lines more, and an
 //     "@@" anchor for the apply-patch format (Cache.Widen);
+//   - outline.go, outlinewalk.go, outlinerules.go: the items of a file or
+//     a chat snippet, level by level, for core's resolver (Cache.Outline,
+//     core.Outliner; Outline without a cache); flat.go: the tree they
+//     read, flattened in one cgo call;
 //   - syntax.go: the syntax errors an edit adds (Cache.SyntaxErrors);
 //   - explain.go: what the engine plugs in (Explain, SyntaxProblems);
 //   - cache.go, tree.go: parse trees cached per path and content,
 //     re-parsed incrementally, parsers pooled, parses bounded in time.
 //
-// Explain and SyntaxProblems, the engine's hooks, use DefaultCache; a
-// language server keeps its own Cache and passes document versions and
-// edits to Cache.Parse.
+// Explain, Outline and SyntaxProblems, the engine's hooks, use
+// DefaultCache; a language server keeps its own Cache and passes document
+// versions and edits to Cache.Parse.
 //
 // Every position is a byte offset into the content; lines are 1-based and
 // come from the package's own line index. Files are expected in UTF-8 with
