@@ -120,6 +120,17 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 	start, end := lineOffset(file, from), lineOffset(file, to)
 	region := text[start:end]
 	res.Kept = kept
+	if shape == ShapeLineRange {
+		// A range stands applied when its new text stands at its first
+		// line: the lines it replaced may have been fewer or more. The
+		// ranges after it, of the file as the answer saw it, then map
+		// through it as if this run had written it.
+		n := strings.Count(repl, "\n")
+		if at := lineOffset(file, min(from+n, len(file))); stands("", repl, nil, occurIf(text[start:at] == repl), 1) {
+			t.edits = append(t.edits, lineEdit{at: from, removed: to - from, added: n, block: b.Number})
+			region = repl
+		}
+	}
 	if stands("", region, nil, occurIf(region == repl), 1) {
 		line := from + 1
 		v.applied(b, res, line, max(line, line+strings.Count(repl, "\n")-1),

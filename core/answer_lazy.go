@@ -106,7 +106,7 @@ func (r *resolver) pairs(b, f Item) (ok, equal bool) {
 		return true, true
 	}
 	if b.Definition() || f.Definition() {
-		return sameDefinition(b, f), false
+		return r.sameDefinition(b, f), false
 	}
 	return b.Key != "" && b.Key == f.Key, false
 }
@@ -189,7 +189,7 @@ func (r *resolver) align(F, B []Item) ([]step, *snippetRefusal) {
 			if B[i].Definition() {
 				// A definition the scope holds elsewhere would be written twice.
 				for j := range F {
-					if sameDefinition(B[i], F[j]) {
+					if r.sameDefinition(B[i], F[j]) {
 						return nil, &snippetRefusal{kind: KindAmbiguous, line: F[j].Start + 1,
 							msg:  fmt.Sprintf("block #%d: %s %s stands at line %d of %s, out of the order the block gives it", r.b.Number, B[i].Kind, B[i].Name, F[j].Start+1, r.path),
 							hint: "give the definitions in the file's order, or use a SEARCH/REPLACE block"}

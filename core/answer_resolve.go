@@ -145,9 +145,14 @@ func kindFamily(k string) string {
 	return k
 }
 
-func sameDefinition(a, b Item) bool {
-	return a.Definition() && b.Definition() && a.Name == b.Name && kindFamily(a.Kind) == kindFamily(b.Kind) &&
-		(a.Scope == "" || b.Scope == "" || a.Scope == b.Scope)
+func (r *resolver) sameDefinition(a, b Item) bool {
+	if !a.Definition() || !b.Definition() || a.Name != b.Name || kindFamily(a.Kind) != kindFamily(b.Kind) ||
+		a.Scope != "" && b.Scope != "" && a.Scope != b.Scope {
+		return false
+	}
+	// Go writes a method's receiver on its first line, wherever it
+	// stands: a function there is never a method.
+	return !strings.HasSuffix(r.path, ".go") || a.Kind == b.Kind
 }
 
 // textOf is an item's lines, each trimmed, for pairing by equal text.
@@ -170,7 +175,7 @@ func (r *resolver) wholeFile() bool {
 		switch {
 		case it.Definition():
 			defs++
-			if !slices.ContainsFunc(r.blockItems, func(b Item) bool { return sameDefinition(b, it) }) {
+			if !slices.ContainsFunc(r.blockItems, func(b Item) bool { return r.sameDefinition(b, it) }) {
 				return false
 			}
 		case it.Key != "" || !r.isComment(r.file, it):
@@ -208,14 +213,14 @@ type place struct {
 
 // namesakes lists the file's definitions that a block definition may
 // replace, at any depth.
-func namesakes(items []Item, parent *Item, want Item, out []place) []place {
+func (r *resolver) namesakes(items []Item, parent *Item, want Item, out []place) []place {
 	for i := range items {
 		it := items[i]
-		if sameDefinition(want, it) {
+		if r.sameDefinition(want, it) {
 			out = append(out, place{it, parent})
 		}
 		if len(it.Kids) > 0 {
-			out = namesakes(it.Kids, &items[i], want, out)
+			out = r.namesakes(it.Kids, &items[i], want, out)
 		}
 	}
 	return out
@@ -234,8 +239,12 @@ func (r *resolver) where(p place) string {
 func (r *resolver) candidates(ps []place) []Candidate {
 	var cs []Candidate
 	for _, p := range ps {
-		cs = append(cs, Candidate{Line: p.it.Start + 1, EndLine: p.it.End, Context: strings.TrimSpace(r.file[p.it.Start]), Similarity: 1,
-			Text: strings.Join(r.file[p.it.Start:p.it.End], ""), Explanation: Explanation{Where: p.it.Kind + " " + p.it.Name}})
+		c := Candidate{Line: p.it.Start + 1, EndLine: p.it.End, Context: strings.TrimSpace(r.file[p.it.Start]), Similarity: 1,
+			Text: strings.Join(r.file[p.it.Start:p.it.End], "")}
+		if p.parent != nil && p.parent.Definition() {
+			c.Explanation = Explanation{Where: p.parent.Kind + " " + p.parent.Name, Name: p.parent.Name + "." + p.it.Name}
+		}
+		cs = append(cs, c)
 	}
 	return cs
 }
@@ -257,7 +266,7 @@ func (r *resolver) definitions() *snippetRefusal {
 				msg:  fmt.Sprintf("block #%d is not the whole of %s and names nothing the file holds: line %d, %q, is no definition, and the block has no omission marker", r.b.Number, r.path, it.Start+1, strings.TrimSpace(r.block[it.Start])),
 				hint: "add a marker line (\"... existing code ...\" as a comment) for the text that stays, and the enclosing definition's first line; or give the whole file"}
 		}
-		ps := namesakes(r.fileItems, nil, it, nil)
+		ps := r.namesakes(r.fileItems, nil, it, nil)
 		switch len(ps) {
 		case 0:
 			return &snippetRefusal{kind: KindNotFound,

@@ -267,3 +267,14 @@ func TestSnippetLineRanges(t *testing.T) {
 		t.Error("a range past the end of the file applied")
 	}
 }
+
+// TestRevertSnippet: a chat snippet holds only its new text, so its
+// revert is refused as irreversible, never guessed.
+func TestRevertSnippet(t *testing.T) {
+	b := snippetBlock("a.py", "def two():\n    return 22\n")
+	after := strings.Replace(pyFile, "return 2\n", "return 22\n", 1)
+	plan := Revert(&Patch{Blocks: []Block{b}}, MapFS{"a.py": after}, Options{Outline: indentOutline})
+	if plan.OK() || plan.Problems[0].Kind != KindIrreversible {
+		t.Fatalf("revert: %v; want irreversible", plan.Problems)
+	}
+}

@@ -121,6 +121,8 @@ func invertBlock(b *Block) (Block, *Problem) {
 		return *b, irreversible(b, "it replaced every occurrence, or removed text, and the file does not say where the old text stood")
 	case OpInsert:
 		return *b, irreversible(b, fmt.Sprintf("it inserted lines after line %d, and the file does not say which lines those are now", b.InsertAfter))
+	case OpSnippet:
+		return *b, irreversible(b, "a code block holds only the new text, not the text it replaced (fsrb --undo restores the last commit)")
 	}
 	return out, nil
 }

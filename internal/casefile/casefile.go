@@ -15,6 +15,8 @@
 //	-- exit --              the expected exit status (default 0)
 //	-- problems --          every problem: "error #2 not-found README.md", one a line
 //	-- stdout --, -- stderr --   the CLI's exact output, when given
+//	-- grammar --           the case needs tree-sitter (a chat snippet placed
+//	                        by structure): core's pass, which has none, skips it
 //
 // What each pass checks: core checks the problems (all but the "syntax"
 // warnings, which only tree-sitter gives), whether the plan is OK
@@ -54,6 +56,7 @@ type Case struct {
 	OutGiven bool        // out/ files or out-empty (else Out is In)
 	Stdout   *string     // nil when the case does not give it
 	Stderr   *string
+	Grammar  bool // needs tree-sitter: only the CLI's pass runs it
 }
 
 // Load reads every *.txtar case in dir, in name order.
@@ -119,6 +122,8 @@ func Read(file string) (*Case, error) {
 			c.Stdout = &data
 		case f.Name == "stderr":
 			c.Stderr = &data
+		case f.Name == "grammar":
+			c.Grammar = true
 		default:
 			return nil, fmt.Errorf("%s: unknown section %q", file, f.Name)
 		}
