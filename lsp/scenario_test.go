@@ -17,9 +17,9 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/fsrb/fsrb/core"
-	"github.com/fsrb/fsrb/pipeline"
 	"github.com/fsrb/fsrb/core/commit"
 	"github.com/fsrb/fsrb/lsp"
+	"github.com/fsrb/fsrb/pipeline"
 )
 
 // TestScenarios runs testdata/lsp/*.txtar. The first file of an archive is

@@ -127,7 +127,7 @@ func blockNumbers(t *testing.T, root string, tc testCase) []int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	patch := core.Parse(decode(tc.Patch), core.ParseOptions{Format: tc.Arg("--format"), Exists: func(name string) bool {
+	patch := core.Parse(decode(tc.Patch), core.ParseOptions{Format: tc.Arg("--format"), Snippets: !tc.Has("--snippets=false"), Exists: func(name string) bool {
 		_, err := disk.ReadFile(name)
 		return err == nil
 	}})
