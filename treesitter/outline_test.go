@@ -2,6 +2,7 @@ package treesitter
 
 import (
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/fsrb/fsrb/core"
@@ -476,6 +477,67 @@ int main(int argc, char **argv) {
   12-13 return
 `,
 	},
+	{
+		name: "rust snippet: an indented method of an impl, markers at two levels",
+		path: "server.rs",
+		text: `    /// Starts.
+    pub fn start(&mut self) -> Result<()> {
+        // ... existing code ...
+        for job in self.jobs.iter() {
+            // ... existing code ...
+            run(job);
+        }
+        Ok(())
+    }
+`,
+		want: `0-1 "/// Starts."
+0:1-9 function start [2,8)
+  2-3 "// ... existing code ..."
+  3-7 for job in self.jobs.iter() [4,6)
+    4-5 "// ... existing code ..."
+    5-6 call run
+  7-8 call Ok
+`,
+	},
+	{
+		name: "go snippet: a method with markers at two levels",
+		path: "server.go",
+		text: `func (s *Server) Start(ctx context.Context) error {
+	// ... existing code ...
+	for _, job := range s.jobs {
+		// ... existing code ...
+		go run(job)
+	}
+	return nil
+}
+`,
+		want: `0-8 method Server.Start [1,7)
+  1-2 "// ... existing code ..."
+  2-6 for _, job := range s.jobs [3,5)
+    3-4 "// ... existing code ..."
+    4-5 "go run(job)"
+  6-7 return
+`,
+	},
+	{
+		name: "javascript snippet: a class whose other members a marker keeps",
+		path: "calculator.js",
+		text: `class Calculator {
+  // ... existing code ...
+
+  exp(a) {
+    this.result = Math.exp(a);
+    return this;
+  }
+}
+`,
+		want: `0-8 class Calculator [1,7)
+  1-2 "// ... existing code ..."
+  3-7 method Calculator.exp [4,6)
+    4-5 assign this.result
+    5-6 return
+`,
+	},
 }
 
 func TestOutline(t *testing.T) {
@@ -607,3 +669,25 @@ func TestOutlineDefinitionsAgreeWithQuery(t *testing.T) {
 		walk(items)
 	}
 }
+
+// TestOutlineConcurrent: callers outline one text at once (a language
+// server validates on several goroutines); run with -race.
+func TestOutlineConcurrent(t *testing.T) {
+	c := NewCache(2)
+	want := dumpOutline(outlineCases[0].text, itemsOnly(Outline(outlineCases[0].path, outlineCases[0].text)))
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for _, tc := range outlineCases[:4] {
+				items, _ := c.Outline(tc.path, tc.text)
+				if tc.text == outlineCases[0].text && dumpOutline(tc.text, items) != want {
+					t.Errorf("a concurrent outline differs")
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// itemsOnly drops an outline's ok.
+func itemsOnly(items []core.Item, _ bool) []core.Item { return items }
