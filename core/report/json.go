@@ -12,17 +12,20 @@ import (
 // what is not an error. The MCP server's tools answer with it as their
 // structured content.
 type Report struct {
-	OK      bool          `json:"ok"`
-	Format  jsonFormat    `json:"format"`
-	DryRun  bool          `json:"dry_run,omitempty"`
-	Partial bool          `json:"partial,omitempty"`
-	Revert  bool          `json:"revert,omitempty"`
-	Written bool          `json:"written"`
-	Files   []jsonFile    `json:"files"`
-	Skipped []int         `json:"skipped,omitempty"`
-	Applied []int         `json:"applied,omitempty"` // blocks found already applied, left as they stand
-	Errors  []ProblemJSON `json:"errors"`
-	Notes   []ProblemJSON `json:"notes"`
+	OK      bool       `json:"ok"`
+	Format  jsonFormat `json:"format"`
+	DryRun  bool       `json:"dry_run,omitempty"`
+	Partial bool       `json:"partial,omitempty"`
+	Revert  bool       `json:"revert,omitempty"`
+	Written bool       `json:"written"`
+	Files   []jsonFile `json:"files"`
+	Skipped []int      `json:"skipped,omitempty"`
+	Applied []int      `json:"applied,omitempty"` // blocks found already applied, left as they stand
+	// Snippets: how each chat snippet (a code block naming its file) was
+	// read, and what each marker of a lazy one keeps of its file.
+	Snippets []jsonSnippet `json:"snippets,omitempty"`
+	Errors   []ProblemJSON `json:"errors"`
+	Notes    []ProblemJSON `json:"notes"`
 }
 
 // jsonFormat says how the patch text was read (docs/ARCHITECTURE.md
@@ -45,6 +48,24 @@ type jsonFile struct {
 	// MovedFrom: the file moved here by an apply-patch "*** Move to:".
 	MovedFrom string `json:"moved_from,omitempty"`
 	Diff      string `json:"diff,omitempty"` // with --diff: the file's unified diff
+}
+
+// jsonSnippet is one chat snippet: its shape ("whole-file", "definition",
+// "lazy", "line-range"; "" when it could not be placed) and, for a lazy
+// one, the file lines each omission marker keeps.
+type jsonSnippet struct {
+	Block int        `json:"block"`
+	Path  string     `json:"path"`
+	Shape string     `json:"shape"`
+	Kept  []jsonKept `json:"kept,omitempty"`
+}
+
+// jsonKept: marker is the marker's line in the block's code; from and to
+// the file lines it keeps (to < from: none), all 1-based.
+type jsonKept struct {
+	Marker int `json:"marker"`
+	From   int `json:"from"`
+	To     int `json:"to"`
 }
 
 // ProblemJSON is a problem in the --json report ("errors" and "notes").
@@ -108,7 +129,14 @@ func Build(o Outcome) Report {
 			r.Files = append(r.Files, jsonFile{Path: f.Display, Action: string(f.Action), Blocks: f.Blocks, MovedFrom: f.MovedFrom, Diff: o.Diffs[f.Display]})
 		}
 	}
-	for _, b := range p.Blocks {
+	for i, b := range p.Blocks {
+		if i < len(p.Patch.Blocks) && p.Patch.Blocks[i].Op == core.OpSnippet {
+			sn := jsonSnippet{Block: b.Block, Path: p.Patch.Blocks[i].Path, Shape: string(b.Shape)}
+			for _, k := range b.Kept {
+				sn.Kept = append(sn.Kept, jsonKept{Marker: k.Marker, From: k.From, To: k.To})
+			}
+			r.Snippets = append(r.Snippets, sn)
+		}
 		switch {
 		case b.Status == core.StatusApplied:
 			r.Applied = append(r.Applied, b.Block)
