@@ -1,0 +1,74 @@
+package pipeline_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/pipeline"
+)
+
+// lazyWorkload is a Python file of about 2,000 lines (40 classes of 5
+// methods) and a lazy answer for it with 10 omission markers: four
+// methods of one class rewritten (a statement each, the last line of
+// two), and one method added.
+func lazyWorkload() (file, answer string) {
+	var f strings.Builder
+	f.WriteString("import os\nimport sys\n\n\n")
+	for c := range 40 {
+		fmt.Fprintf(&f, "class Service%d:\n    retries = %d\n\n", c, c)
+		for m := range 5 {
+			fmt.Fprintf(&f, "    def method%d(self, jobs):\n", m)
+			fmt.Fprintf(&f, "        total = %d\n", m)
+			f.WriteString("        for job in jobs:\n            total += job.cost\n            self.log(job)\n")
+			fmt.Fprintf(&f, "        if total > %d:\n            raise ValueError(total)\n", 100*m)
+			f.WriteString("        return total\n\n")
+		}
+		f.WriteString("\n")
+	}
+	var a strings.Builder
+	a.WriteString("Here is the change:\n\n````python svc.py\n# ...existing code...\n\nclass Service20:\n    # ...existing code...\n\n")
+	for m := range 4 {
+		fmt.Fprintf(&a, "    def method%d(self, jobs):\n        total = %d\n        # ...existing code...\n", m, 10+m)
+		if m < 2 {
+			fmt.Fprintf(&a, "        if total > %d:\n            raise ValueError(total)\n        # ...existing code...\n\n", 100*m)
+			continue
+		}
+		a.WriteString("        return total * 2\n\n")
+	}
+	a.WriteString("    def method9(self):\n        return 9\n\n    # ...existing code...\n\n# ...existing code...\n````\n")
+	return f.String(), a.String()
+}
+
+// BenchmarkLazySnippet resolves the lazy answer in process: parse,
+// tree-sitter's outline of the file and of the block, pairing, and the
+// new content. cached: the file's outline is in the cache (an editor
+// validating again); fresh: the file's text differs each time (a CLI
+// run), so it is parsed.
+func BenchmarkLazySnippet(b *testing.B) {
+	file, answer := lazyWorkload()
+	check := func(b *testing.B, fsys core.MapFS) {
+		patch := core.Parse(answer, core.ParseOptions{Snippets: true})
+		plan := pipeline.Validate(patch, fsys, pipeline.Check{Checker: pipeline.Disk})
+		if !plan.OK() || plan.Blocks[0].Shape != core.ShapeLazy || len(plan.Blocks[0].Kept) != 10 {
+			b.Fatalf("the answer does not resolve as lazy with 10 markers: %v %+v", plan.Problems, plan.Blocks)
+		}
+	}
+	b.Run("cached", func(b *testing.B) {
+		fsys := core.MapFS{"svc.py": file}
+		check(b, fsys)
+		b.ReportAllocs()
+		for b.Loop() {
+			check(b, fsys)
+		}
+	})
+	b.Run("fresh", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			check(b, core.MapFS{"svc.py": file + fmt.Sprintf("# %d\n", i)})
+		}
+	})
+}
