@@ -133,7 +133,7 @@ func (p *parser) snippet(i int, open fence, closing int) (next int, ok bool) {
 		b.PathSpan = Span{cl.start + commentAt, cl.start + commentAt + commentLen}
 		first++
 	default:
-		if !p.nameAbove(&b, i, !shellLangs[strings.ToLower(info.lang)], &named) {
+		if !p.nameAbove(&b, i, info.lang, &named) {
 			return 0, false
 		}
 	}
@@ -183,11 +183,12 @@ func (p *parser) snippet(i int, open fence, closing int) (next int, ok bool) {
 }
 
 // nameAbove names b from the nearest non-blank line above its fence (line
-// i), after the previous block: CopilotChat's "[file:x.py](src/x.py)
-// line:4-9", a path line (as a block's header), or, when prose is set, a
-// sentence that names exactly one path in backticks ("Here is the updated
-// `src/x.py`:"). It reports whether that line named a file.
-func (p *parser) nameAbove(b *Block, i int, prose bool, named *[]Problem) bool {
+// i, of language lang), after the previous block: CopilotChat's
+// "[file:x.py](src/x.py) line:4-9", a path line (as a block's header), or
+// a sentence that names exactly one path in backticks ("Here is the
+// updated `src/x.py`:") when proseNames allows. It reports whether that
+// line named a file.
+func (p *parser) nameAbove(b *Block, i int, lang string, named *[]Problem) bool {
 	for j := i - 1; j >= p.floor; j-- {
 		l := p.lines[j]
 		if isBlank(l.text) {
@@ -210,12 +211,9 @@ func (p *parser) nameAbove(b *Block, i int, prose bool, named *[]Problem) bool {
 			setHeader(b, l, path)
 			return true
 		}
-		if !prose {
-			return false
-		}
 		var buf [2]proseSpan
 		paths, _ := prosePaths(l.text, p.opt.Exists, buf[:0], nil)
-		if len(paths) != 1 {
+		if len(paths) != 1 || !proseNames(lang, l.text[paths[0].at:paths[0].at+paths[0].n]) {
 			return false
 		}
 		at, n := paths[0].at, paths[0].n
@@ -226,6 +224,72 @@ func (p *parser) nameAbove(b *Block, i int, prose bool, named *[]Problem) bool {
 		return true
 	}
 	return false
+}
+
+// proseNames reports whether a sentence naming path may name a code
+// block of language lang: a sentence is the weakest of the names, and
+// chat answers show a file's output, a command running it or a JSON
+// reply under a sentence naming it ("Running `src/app.py` prints:").
+// Read as the file's code, such a block would fail the whole answer. So
+// the block must have a language; not a shell's (a command) nor an
+// output's ("text", "log"), unless the file is of that kind
+// ("requirements.txt" under ```text); and not one that another file type
+// has (```json under `api/users.py`). Languages and files of no known
+// kind do not disagree.
+func proseNames(lang, path string) bool {
+	l := strings.ToLower(lang)
+	if l == "" || shellLangs[l] {
+		return false
+	}
+	fl, fp := kindOf[l], kindOf[fileKind(path)]
+	if outputLangs[l] {
+		return fl != "" && fl == fp
+	}
+	return fl == "" || fp == "" || fl == fp
+}
+
+// outputLangs are fence languages of a program's output or of plain text.
+var outputLangs = map[string]bool{
+	"text": true, "txt": true, "plaintext": true, "plain": true, "output": true, "out": true, "log": true,
+	"stdout": true, "stderr": true, "none": true, "nohighlight": true, "raw": true,
+}
+
+// kindOf groups fence languages and file extensions by the kind of text
+// they are: a fence's language and its file's extension agree when they
+// are of one kind (```jsx for App.tsx, ```html for App.vue).
+var kindOf = func() map[string]string {
+	m := map[string]string{}
+	for kind, names := range map[string]string{
+		"python": "py pyi pyw python python3 py3",
+		"js":     "js jsx mjs cjs javascript javascriptreact node ts tsx mts cts typescript typescriptreact",
+		"go":     "go golang", "rust": "rs rust", "java": "java", "kotlin": "kt kts kotlin",
+		"c":  "c h cpp c++ cc cxx hpp hh hxx objc objective-c m mm",
+		"cs": "cs csharp c#", "ruby": "rb ruby erb rake", "php": "php", "swift": "swift", "scala": "scala sc",
+		"dart": "dart", "lua": "lua", "sql": "sql psql mysql plsql postgresql sqlite",
+		"html": "html htm xhtml vue svelte astro jsp", "css": "css scss sass less styl stylus",
+		"json": "json jsonc json5", "yaml": "yaml yml", "toml": "toml", "xml": "xml svg xsl xslt plist csproj xaml",
+		"md": "md markdown mdx", "text": "txt text plaintext plain", "log": "log",
+		"shell": "sh bash zsh fish ksh", "ps": "ps1 psm1 powershell pwsh",
+		"elixir": "ex exs elixir", "haskell": "hs haskell", "clojure": "clj cljs cljc edn clojure",
+		"r": "r", "julia": "jl julia", "perl": "pl pm perl", "zig": "zig", "nim": "nim",
+		"graphql": "graphql gql", "proto": "proto protobuf", "ini": "ini cfg conf",
+	} {
+		for _, n := range strings.Fields(names) {
+			m[n] = kind
+		}
+	}
+	return m
+}()
+
+// fileKind returns the extension of p's base name, lower case ("" when
+// it has none).
+func fileKind(p string) string {
+	base := p[strings.LastIndexAny(p, `/\`)+1:]
+	dot := strings.LastIndexByte(base, '.')
+	if dot <= 0 {
+		return ""
+	}
+	return strings.ToLower(base[dot+1:])
 }
 
 // pathLine strips what a path line above a code block may carry around
