@@ -538,6 +538,38 @@ int main(int argc, char **argv) {
     5-6 return
 `,
 	},
+	{
+		name: "go grouped declarations",
+		path: "consts.go",
+		text: `package p
+
+const (
+	A = 1
+	// ... existing code ...
+	B = 2
+)
+
+type (
+	X struct {
+		n int
+	}
+	Y int
+)
+
+var v = 1
+`,
+		want: `0-1 "package p"
+2-7 "const (" [3,6)
+  3-4 assign A
+  4-5 "// ... existing code ..."
+  5-6 assign B
+8-14 "type (" [9,13)
+  9-12 struct X [10,11)
+    10-11 field n
+  12-13 type Y
+15-16 assign v
+`,
+	},
 }
 
 func TestOutline(t *testing.T) {

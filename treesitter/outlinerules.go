@@ -39,11 +39,13 @@ var (
 	)
 
 	// outlineSelfBodied hold their items directly, after a ":" (a case
-	// of a switch) or between braces (Go's switch statements).
+	// of a switch), between braces (Go's switch statements) or
+	// parentheses (Go's grouped declarations).
 	outlineSelfBodied = typeSet(
 		"expression_case", "default_case", "type_case", "communication_case", // Go
 		"switch_case", "switch_default", // JavaScript, TypeScript
 		"expression_switch_statement", "type_switch_statement", "select_statement", // Go
+		"var_declaration", "const_declaration", "type_declaration", // Go's ( ... ) groups
 	)
 
 	// outlineClauses continue a compound statement after its first

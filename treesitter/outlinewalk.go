@@ -509,11 +509,11 @@ func (w *walker) selfBody(n nid, c levelCtx, s *bodyScan) {
 		t, named := w.kind(ch)
 		if !named {
 			switch t {
-			case "{", ":":
+			case "{", ":", "(":
 				if head < 0 {
 					head, s.headerEnd = int(w.ep(ch).Row)+1, int(w.f[ch].startByte)
 				}
-			case "}":
+			case "}", ")":
 				tail = int(w.sp(ch).Row)
 			}
 			continue
@@ -657,11 +657,16 @@ func (w *walker) statementKey(chain []typed, s *bodyScan) string {
 			return ""
 		case t == "var_declaration" || t == "const_declaration":
 			for ch := w.f[u.n].kids; ch != 0; ch = w.f[ch].next {
-				if ct, _ := w.kind(ch); ct == "var_spec" || ct == "const_spec" {
+				switch ct, _ := w.kind(ch); ct {
+				case "var_spec", "const_spec":
 					return "assign " + w.text(w.field(ch, "name"))
+				case "(", "var_spec_list":
+					return "" // a group: its specs are its kids
 				}
 			}
 			return ""
+		case t == "var_spec" || t == "const_spec":
+			return "assign " + w.text(w.field(u.n, "name"))
 		case w.is(u.n, rCall):
 			return "call " + w.callee(u.n)
 		case t == "macro_invocation":
