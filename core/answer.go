@@ -63,10 +63,10 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 	if !t.exists {
 		switch {
 		case b.FromLine > 0:
-			v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist, but block #%d replaces its lines %d-%d", b.Path, b.Number, b.FromLine, b.ToLine),
+			v.fail(b, KindMissingFile, fmt.Sprintf("block #%d replaces lines %d-%d of %s, which does not exist", b.Number, b.FromLine, b.ToLine, b.Path),
 				"check the path; to create the file, give its whole content without a line range")
 		case len(b.Omissions) > 0:
-			p := v.fail(b, KindMissingFile, fmt.Sprintf("%s does not exist, so the omission markers of block #%d keep nothing", b.Path, b.Number),
+			p := v.fail(b, KindMissingFile, fmt.Sprintf("block #%d has omission markers, but %s does not exist, so they would keep nothing", b.Number, b.Path),
 				"check the path; to create the file, give its whole content with no \"... existing code ...\" line")
 			p.Line = 0
 		default:
@@ -107,7 +107,12 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 			from, to, repl = changed(file, lines)
 			kept = r.kept
 			if from == to && repl == "" {
-				from, to, repl = 0, len(file), text // the file holds it already
+				// The file holds it already: its place is what it pairs with.
+				from, to = 0, len(file)
+				if r.place[1] > r.place[0] {
+					from, to = r.place[0], r.place[1]
+				}
+				repl = strings.Join(file[from:to], "")
 			}
 		}
 	}

@@ -356,6 +356,7 @@ func (r *resolver) emit(F, B []Item, steps []step, flo, fhi int, open bool) *sni
 		} else {
 			r.out = r.blockLines(r.out, bs, it.End)
 		}
+		r.touch(f.Start, f.End)
 		fc, prevEnd, marker, first = f.End, it.End, nil, false
 	}
 	switch {

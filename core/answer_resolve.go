@@ -21,6 +21,7 @@ type resolver struct {
 
 	out   []string // the new lines, as emitted
 	kept  []Kept
+	place [2]int // the file lines of the items it pairs with, for messages
 	delta indent // from the block's indentation to the file's
 }
 
@@ -55,6 +56,15 @@ func indentFrom(blockLine, fileLine string) indent {
 		return indent{cut: len(bi) - len(fi)}
 	}
 	return indent{}
+}
+
+// touch widens the place to the file lines [from, to).
+func (r *resolver) touch(from, to int) {
+	if r.place == [2]int{} {
+		r.place = [2]int{from, to}
+		return
+	}
+	r.place = [2]int{min(r.place[0], from), max(r.place[1], to)}
 }
 
 // outline reads text's items through the Outliner, or as one item a
@@ -293,6 +303,7 @@ func (r *resolver) definitions() *snippetRefusal {
 			lines = append(lines, d.apply(l))
 		}
 		sp = append(sp, splice{from, f.End, lines})
+		r.touch(from, f.End)
 	}
 	if len(sp) == 0 {
 		return &snippetRefusal{kind: KindNotFound, msg: fmt.Sprintf("block #%d holds no code", r.b.Number), hint: "drop the block"}
