@@ -439,7 +439,7 @@ func readFenceInfo(info string, exists func(string) bool) fenceInfo {
 			case pathKeys[key]:
 				// "path: " makes a path with a blank in it ("my file.py",
 				// quoted) read as one, as after a File: prefix.
-				if p, ok := headerPath("path: "+val, exists); ok && attrPath == "" && (key != "title" || pathLike(p)) {
+				if p, ok := headerPath("path: "+val, exists); ok && attrPath == "" && !strings.Contains(p, "://") && (key != "title" || pathLike(p)) {
 					attrPath = p
 				}
 			case key == "start_line" || key == "startline":
@@ -541,10 +541,10 @@ func infoPath(w string, exists func(string) bool) bool {
 
 // pathLike reports a name that reads as a file's path, not as a word, a
 // version or a sentence: a "/" in it, or an extension with a letter
-// ("app.py", ".env"; not "3.11", not "e.g.").
+// ("app.py", ".env"; not "3.11", not "e.g.", not a URL).
 func pathLike(s string) bool {
-	if s == "" || strings.ContainsAny(s, " \t") {
-		return false
+	if s == "" || strings.ContainsAny(s, " \t") || strings.Contains(s, "://") {
+		return false // a URL is no file of the root
 	}
 	if strings.ContainsAny(s, `/\`) {
 		return true

@@ -296,6 +296,8 @@ func TestReadFenceInfo(t *testing.T) {
 		{info: "text notes", lang: "text", path: "notes"},
 		{info: "notes", lang: "notes"}, // a lone word is a language, even when a file has its name
 		{info: "c++", lang: "c++"},
+		{info: "python https://example.com/x.py", lang: "python"},
+		{info: "python path=https://example.com/x.py", lang: "python"},
 		{info: "", lang: ""},
 	} {
 		got := readFenceInfo(tc.info, exists)
