@@ -16,6 +16,9 @@ import (
 // or a snippet of it, as the path's grammar reads them (outlinewalk.go).
 // ok is false when no grammar claims the path, or the parse gave up.
 //
+// A definition's doc comments and decorators (its Lead lines) are part
+// of it, not items of their own; every other comment is an item.
+//
 // The text is dedented by its common indentation before the parse, so a
 // method cut out of its class parses as a definition; lines are the
 // text's own either way. A text that does not parse cleanly is tried

@@ -52,11 +52,9 @@ def main():
 `,
 		want: `0-1 import os
 1-2 import a.b
-3-4 "# Doc of Greeter."
 3:4-28 class Greeter [5,28)
   5-6 "\"\"\"Greets.\"\"\""
   7-8 assign x
-  9-10 "# doc of hello"
   9:11-28 method Greeter.hello [12,28)
     12-13 assign x
     13-14 assign self.y
@@ -154,11 +152,8 @@ func main() { fmt.Println(os.Args) }
 2-6 import [3,5)
   3-4 import fmt
   4-5 import os
-7-8 "// Server serves."
-8-9 "// Second line."
 7:9-12 struct Server [10,11)
   10-11 field addr
-13-14 "// Start starts."
 13:14-35 method Server.Start [15,34)
   15-16 assign addr
   16-23 if err := check(); err != nil [17,18)
@@ -234,14 +229,12 @@ trait Store {
 }
 `,
 		want: `0-1 import std::fmt
-2-3 "/// A wrapper."
 2:4-7 struct Wrapper [5,6)
   5-6 field inner
 8-13 impl fmt::Display for Wrapper [9,12)
   9-12 method Wrapper.fmt [10,11)
     10-11 call write!
 14-31 impl Server [15,30)
-  15-16 "/// Starts."
   15:16-30 method Server.start [17,29)
     17-18 assign addr
     18-21 for job in self.jobs.iter() [19,20)
@@ -296,7 +289,6 @@ export const handler = async (req: Request) => {
 };
 `,
 		want: `0-1 import react
-2-3 "/** The app. */"
 2:3-18 function App [4,17)
   4-5 assign [n, setN]
   5-8 call useEffect [6,7)
@@ -308,7 +300,6 @@ export const handler = async (req: Request) => {
       13-14 "{n}"
 19:20-31 class Greeter [21,30)
   21-22 field count
-  23-24 "// doc"
   23:24-30 method Greeter.greet [25,29)
     25-28 for (const x of xs) [26,27)
       26-27 "this.count++;"
@@ -395,10 +386,8 @@ public class Server extends Base {
 `,
 		want: `0-1 "package app;"
 2-3 import java.util.List
-4-5 "/** Server. */"
 4:6-24 class Server [7,23)
   7-8 field port
-  9-10 "// Starts."
   9:11-23 method Server.start [12,22)
     12-13 assign x
     13-16 for (int i = 0; i < x; i++) [14,15)
@@ -434,10 +423,8 @@ class Greeter < Base
 end
 `,
 		want: `0-1 call require
-2-3 "# Greeter."
 2:3-19 class Greeter [4,18)
   4-5 call attr_reader
-  6-7 "# Says hi."
   6:7-18 method Greeter.hello [8,17)
     8-9 assign x
     9-14 if x > 1 [10,11)
@@ -467,7 +454,6 @@ int main(int argc, char **argv) {
 }
 `,
 		want: `0-1 "#include <stdio.h>"
-2-3 "/* A server. */"
 2:3-6 struct server [4,5)
   4-5 field port
 7-14 function main [8,13)
@@ -490,8 +476,7 @@ int main(int argc, char **argv) {
         Ok(())
     }
 `,
-		want: `0-1 "/// Starts."
-0:1-9 function start [2,8)
+		want: `0:1-9 function start [2,8)
   2-3 "// ... existing code ..."
   3-7 for job in self.jobs.iter() [4,6)
     4-5 "// ... existing code ..."

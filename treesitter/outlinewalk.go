@@ -247,8 +247,9 @@ func (w *walker) drafts(nodes []nid, c levelCtx) {
 }
 
 // leads joins doc comments and attributes to the definition right below
-// them (no blank line between): its Lead is their first line. Comments
-// stay items of their own; attributes become part of the definition.
+// them (no blank line between): its Lead is their first line, and they
+// are no items of their own (a marker line there is the resolver's to
+// see in the definition's lead).
 func leads(ds []draft) []core.Item {
 	absorbed := 0
 	for i := range ds {
@@ -258,7 +259,7 @@ func leads(ds []draft) []core.Item {
 		lead := ds[i].Lead
 		for j := i - 1; j >= 0 && (ds[j].comment || ds[j].attr) && ds[j].End == lead; j-- {
 			lead = ds[j].Lead
-			if ds[j].attr && !ds[j].absorbed {
+			if !ds[j].absorbed {
 				ds[j].absorbed = true
 				absorbed++
 			}
