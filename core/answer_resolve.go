@@ -178,7 +178,9 @@ func textOf(lines []string, it Item) string {
 // wholeFile reports whether a block without markers is the whole file: it
 // holds every top-level definition of the file, and some top-level lines
 // of other kinds when the file has them (imports, say): one definition
-// alone is never taken for a file that holds it and its imports.
+// alone is never taken for a file that holds it and its imports. A file
+// with no definition is whole when the block holds each of its top-level
+// statements, by structure or text.
 func (r *resolver) wholeFile() bool {
 	defs, others := 0, false
 	for _, it := range r.fileItems {
@@ -193,7 +195,19 @@ func (r *resolver) wholeFile() bool {
 		}
 	}
 	if defs == 0 {
-		return false
+		// A file of statements alone (a script, a config): the block must
+		// hold every one of them, by structure or text, rewritten or not.
+		n := 0
+		for _, it := range r.fileItems {
+			if r.isComment(r.file, it) {
+				continue
+			}
+			n++
+			if !slices.ContainsFunc(r.blockItems, func(b Item) bool { ok, _ := r.pairs(b, it); return ok }) {
+				return false
+			}
+		}
+		return n > 0
 	}
 	if others {
 		return slices.ContainsFunc(r.blockItems, func(b Item) bool { return !b.Definition() && !r.isComment(r.block, b) })

@@ -137,6 +137,12 @@ func (p *parser) snippet(i int, open fence, closing int) (next int, ok bool) {
 			return 0, false
 		}
 	}
+	if outsidePath(b.Path) && (p.opt.Exists == nil || !p.opt.Exists(b.Path)) {
+		// A fence naming a file outside the workspace (an answer's
+		// /etc/hosts) is about that file, not an edit: it stays prose, as
+		// a fence naming none does. Exists confines what it finds.
+		return 0, false
+	}
 	if b.Header.Start >= fl.start {
 		b.Span.Start = fl.start // named in or inside the fence: the block starts at it
 	}
@@ -637,4 +643,13 @@ func droppedSnippet(text string, lines []line, opt ParseOptions, patch *Patch) *
 		}
 	}
 	return nil
+}
+
+// outsidePath reports whether a path, as written, may leave the
+// workspace: it is absolute (a drive letter or a UNC name too), or climbs
+// with "..".
+func outsidePath(p string) bool {
+	q := strings.ReplaceAll(p, "\\", "/")
+	return strings.HasPrefix(q, "/") || strings.HasPrefix(q, "~") || len(q) > 1 && q[1] == ':' ||
+		q == ".." || strings.HasPrefix(q, "../") || strings.Contains(q, "/../")
 }
