@@ -63,6 +63,11 @@ type Cache struct {
 	// checked holds, per path, the last change a whole-file session
 	// checked and what it found (syntaxmemo.go).
 	checked map[string]checkedChange
+
+	// outlines keeps the latest outlines by path and text (outline.go),
+	// apart from the trees: an answer's snippets of one file would
+	// otherwise push the file's own tree out of its few slots.
+	outlines outlineMemo
 }
 
 type fileTrees struct {

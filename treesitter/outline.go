@@ -3,6 +3,7 @@ package treesitter
 import (
 	"bytes"
 	"context"
+	"hash/maphash"
 	"strings"
 	"sync"
 	"unsafe"
@@ -27,12 +28,15 @@ import (
 // block's comment taken for a statement; when that does not parse
 // either, the items are what the tree holds outside its ERROR nodes.
 //
-// The tree comes from the cache (by path and content), and its outline
-// is computed once per tree: calls for the same text share the items,
-// which callers must not modify.
+// The tree comes from the cache (by path and content), its outline is
+// computed once per tree, and the cache keeps the latest outlines by path
+// and text apart from the trees: calls for the same text share the
+// items, which callers must not modify.
 func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
-	// Read in place: Parse keeps a copy of what it parses, and a file's
-	// text is read again on every validation of a snippet for it.
+	if items, ok := c.outlines.get(path, text); ok {
+		return items, true
+	}
+	// Read in place: Parse keeps a copy of what it parses.
 	src := unsafe.Slice(unsafe.StringData(text), len(text))
 	lang := LanguageFor(path, src)
 	if lang == nil {
@@ -42,7 +46,67 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return t.Outline(), true
+	items := t.Outline()
+	c.outlines.put(path, text, items)
+	return items, true
+}
+
+// outlineMemo keeps the latest outlines by path and text, least recently
+// used out first. Its zero value is empty and ready.
+type outlineMemo struct {
+	mu      sync.Mutex
+	tick    uint64
+	entries map[outlineKey]*outlineEntry
+}
+
+type outlineKey struct {
+	path string
+	hash uint64
+}
+
+type outlineEntry struct {
+	text  string
+	items []core.Item
+	used  uint64
+}
+
+// outlinesKept is how many outlines a cache keeps: an answer's snippets
+// and their files, for a few answers.
+const outlinesKept = 32
+
+func (m *outlineMemo) get(path, text string) ([]core.Item, bool) {
+	k := outlineKey{path, maphash.String(seed, text)}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	e := m.entries[k]
+	if e == nil || e.text != text {
+		return nil, false
+	}
+	m.tick++
+	e.used = m.tick
+	return e.items, true
+}
+
+func (m *outlineMemo) put(path, text string, items []core.Item) {
+	k := outlineKey{path, maphash.String(seed, text)}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.entries == nil {
+		m.entries = map[outlineKey]*outlineEntry{}
+	}
+	m.tick++
+	// A copy: the caller's string may share memory it reuses.
+	m.entries[k] = &outlineEntry{text: strings.Clone(text), items: items, used: m.tick}
+	for len(m.entries) > outlinesKept {
+		var lru outlineKey
+		used := m.tick + 1
+		for k, e := range m.entries {
+			if e.used < used {
+				lru, used = k, e.used
+			}
+		}
+		delete(m.entries, lru)
+	}
 }
 
 // Outline is Cache.Outline with no cache, for one-shot use.

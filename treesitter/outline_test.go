@@ -708,3 +708,25 @@ func TestOutlineConcurrent(t *testing.T) {
 
 // itemsOnly drops an outline's ok.
 func itemsOnly(items []core.Item, _ bool) []core.Item { return items }
+
+// TestOutlineKeptApartFromTrees: an answer's many snippets of one file
+// leave the file's outline in the cache, though they outnumber the
+// trees a path keeps; the cache keeps a bounded number of outlines.
+func TestOutlineKeptApartFromTrees(t *testing.T) {
+	c := NewCache(4)
+	file := outlineCases[0].text
+	first, _ := c.Outline("greet.py", file)
+	for i := range 2 * treesPerFile {
+		c.Outline("greet.py", "def f():\n    return "+strings.Repeat("1", i+1)+"\n")
+	}
+	again, _ := c.Outline("greet.py", file)
+	if &first[0] != &again[0] {
+		t.Error("the file was outlined again after its snippets")
+	}
+	for i := range 2 * outlinesKept {
+		c.Outline("greet.py", "x = "+strings.Repeat("1", i+1)+"\n")
+	}
+	if n := len(c.outlines.entries); n > outlinesKept {
+		t.Errorf("the cache keeps %d outlines, more than %d", n, outlinesKept)
+	}
+}
