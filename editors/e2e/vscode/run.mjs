@@ -540,6 +540,7 @@ async function main() {
 
     await skipReview(page);
     await clipboardStep(page, context);
+    await copilotAnswerStep(page, context);
     await mcpStep();
   } catch (err) {
     await page.screenshot({ path: process.env.FSRB_FAILSHOT || 'failure.png' }).catch(() => {});
@@ -730,6 +731,124 @@ async function clipboardStep(page, context) {
   check(done(), 'disk after the clipboard patch: src/app.py and notes/clip.txt byte for byte',
     `${diffLines(wantApp, readFileSync(app, 'utf8'))} clip.txt: ${existsSync(clip) ? JSON.stringify(readFileSync(clip, 'utf8')) : 'missing'}`);
   check(!readdirSync(WS).some((n) => /^Untitled/.test(n)), 'the clipboard patch was never written to disk', readdirSync(WS).join(' '));
+}
+
+// A Copilot Chat answer as it writes them: four backticks, a first line
+// "// filepath: src/x.ts", "// ...existing code..." for what stays. From
+// the clipboard it opens as an untitled patch, "fsrb: 1/1 block applies"
+// (the block resolved against src/x.ts, no error), its preview shows the
+// change, and the preview's "Apply all" writes it: src/x.ts byte for byte,
+// the code around the rewritten function kept.
+async function copilotAnswerStep(page, context) {
+  await runCommand(page, 'File: Save All Files');
+  await runCommand(page, 'View: Close All Editors');
+  const x = join(WS, 'src', 'x.ts');
+  const before = [
+    "import { log } from './log';",
+    '',
+    'export class Counter {',
+    '  private n = 0;',
+    '',
+    '  increment(): number {',
+    "    log('increment');",
+    '    return ++this.n;',
+    '  }',
+    '',
+    '  get value(): number {',
+    '    return this.n;',
+    '  }',
+    '}',
+    '',
+    'export function make(): Counter {',
+    '  return new Counter();',
+    '}',
+    '',
+    "export const version = '1.0';",
+    '',
+  ].join('\n');
+  const want = before.replace('  return new Counter();\n', "  const c = new Counter();\n  log('make');\n  return c;\n");
+  writeFileSync(x, before);
+  // (What it imports, so that TypeScript shows no error beside it.)
+  writeFileSync(join(WS, 'src', 'log.ts'), 'export function log(msg: string): void {\n  console.log(msg);\n}\n');
+  const answer = [
+    'Log each counter `make` creates:',
+    '',
+    '````typescript',
+    '// filepath: src/x.ts',
+    '// ...existing code...',
+    '',
+    'export function make(): Counter {',
+    '  const c = new Counter();',
+    "  log('make');",
+    '  return c;',
+    '}',
+    '',
+    '// ...existing code...',
+    '````',
+    '',
+    '`Counter` itself stays as it is.',
+    '',
+  ].join('\n');
+  await page.evaluate((t) => navigator.clipboard.writeText(t), answer);
+  await page.keyboard.press('Control+P');
+  const quick = page.locator('.quick-input-widget input');
+  await quick.waitFor();
+  await quick.fill('src/x.ts');
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'x.ts' }).first().waitFor();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.tab.active:has-text("x.ts")');
+  await runCommand(page, 'fsrb: Apply from clipboard');
+  const untitled = page.locator('.tab', { hasText: 'Log each counter' });
+  await untitled.first().waitFor({ timeout: 15000 });
+  const fsrbItem = page.locator('.statusbar-item', { hasText: /^fsrb: / });
+  await poll(async () => /1\/1 block applies/.test(await fsrbItem.first().innerText().catch(() => '')), 20000);
+  check(/fsrb: 1\/1 block applies/.test(await fsrbItem.first().innerText().catch(() => '')),
+    'the Copilot answer from the clipboard: "fsrb: 1/1 block applies" (its lazy block resolved against src/x.ts)',
+    await fsrbItem.first().innerText().catch(() => '(no status item)'));
+  // Its lens names the shape; the hints at its markers, the lines they keep.
+  const lenses = page.locator('.monaco-editor .codelens-decoration');
+  const lensText = () => lenses.allInnerTexts().then((t) => t.join(' | '));
+  await poll(async () => /#1 applies at src\/x\.ts:\d+ \(lazy\)/.test(await lensText()), 15000);
+  check(/#1 applies at src\/x\.ts:\d+ \(lazy\)/.test(await lensText()) && !/fuzzy/.test(await lensText()),
+    'the Copilot answer\'s lens: "#1 applies at src/x.ts:N (lazy)"', await lensText());
+  // (The editor draws spaces, and a hint's, as no-break spaces.)
+  const answerText = () => page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()
+    .then((t) => t.replace(/\u00a0/g, ' '), () => '');
+  await poll(async () => /existing code\.\.\.[^\n]{0,3}keeps\s1-14/.test(await answerText()), 10000);
+  log(`     the answer as shown: ${(await answerText()).replace(/\s+/g, ' ').slice(0, 300)}`);
+  check(/existing code\.\.\.[^\n]{0,3}keeps\s1-14/.test(await answerText()), 'the Copilot answer\'s first marker: the hint "keeps 1-14"',
+    (await answerText()).slice(0, 400));
+  await page.mouse.move(640, 12);
+  await page.waitForTimeout(500);
+  await shot(page, 'vscode-copilot-answer.png');
+  await runCommand(page, 'fsrb: Preview all blocks');
+  const previewTab = page.locator('.tab', { hasText: /fsrb preview: Untitled-\d/ });
+  await previewTab.first().waitFor({ timeout: 15000 });
+  const editorPart = page.locator('.part.editor');
+  await poll(async () => /log\('make'\)/.test(await editorPart.innerText().catch(() => '')), 15000);
+  check(/log\('make'\)/.test(await editorPart.innerText().catch(() => '')) && readFileSync(x, 'utf8') === before,
+    'the Copilot answer\'s preview: the rewritten make() in src/x.ts, nothing written', await previewTab.first().innerText());
+  const applyButton = page.locator('.editor-actions .action-label[aria-label*="Apply all blocks of the preview"]').first();
+  await applyButton.waitFor({ timeout: 10000 });
+  if (await page.locator('.part.sidebar').isVisible()) await runCommand(page, 'View: Close Primary Side Bar');
+  if (await page.locator('.part.auxiliarybar').isVisible()) await runCommand(page, 'View: Hide Secondary Side Bar');
+  await page.mouse.move(640, 12);
+  await page.waitForTimeout(800);
+  await shot(page, 'vscode-copilot-preview.png');
+  await applyButton.click();
+  log('     clicked "Apply all blocks of the preview" of the Copilot answer');
+  await poll(async () => (await untitled.count()) === 0, 15000);
+  check((await untitled.count()) === 0, 'the applied Copilot answer closed by itself, unsaved', (await page.locator('.tab').allInnerTexts()).join(' | '));
+  await page.waitForTimeout(2000);
+  await runCommand(page, 'File: Save All Files').catch(async (err) => {
+    log(`     (${err.message.split('\n')[0]}; once more)`);
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'File: Save All Files');
+  });
+  await poll(() => readFileSync(x, 'utf8') === want, 15000);
+  check(readFileSync(x, 'utf8') === want, 'disk after the Copilot answer: src/x.ts byte for byte (make() rewritten, the rest kept)',
+    diffLines(want, readFileSync(x, 'utf8')));
+  check(!readdirSync(WS).some((n) => /^Untitled/.test(n)), 'the Copilot answer was never written to disk', readdirSync(WS).join(' '));
 }
 
 // Agent mode with no set-up: the workbench asks the extension's MCP server
