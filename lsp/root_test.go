@@ -2,14 +2,13 @@ package lsp_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"go.lsp.dev/protocol"
 
-	"github.com/fsrb/fsrb/pipeline"
+	"github.com/fsrb/fsrb/internal/testenv"
 )
 
 // A client that sends no workspace folder gets the root of the CLI and
@@ -17,23 +16,7 @@ import (
 // working directory, here a subfolder. A block on src/x.py, a path from
 // the top, is found.
 func TestRootWithoutFolder(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pipeline.RepoTop(base) != "" {
-		t.Skip("the temporary folder is inside a git repository")
-	}
-	repo := filepath.Join(base, "repo")
-	for name, data := range map[string]string{".git/HEAD": "ref: refs/heads/main\n", "src/x.py": "a = 1\n"} {
-		p := filepath.Join(repo, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	_, repo := testenv.GitRepo(t, map[string]string{"src/x.py": "a = 1\n"})
 	t.Chdir(filepath.Join(repo, "src"))
 	c := startClient(t, repo)
 	params := map[string]any{"processId": nil, "capabilities": json.RawMessage(bareCaps)}

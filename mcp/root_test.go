@@ -1,36 +1,19 @@
 package mcp_test
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/fsrb/fsrb/pipeline"
+	"github.com/fsrb/fsrb/internal/testenv"
 )
 
 // Started in a subfolder of a git repository with no --root and no
 // client roots, the server's root is the repository's top, as the CLI's
 // and the editors' are; a missing path's answer names it.
 func TestRootFromSubfolder(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pipeline.RepoTop(base) != "" {
-		t.Skip("the temporary folder is inside a git repository")
-	}
-	repo := filepath.Join(base, "repo")
+	_, repo := testenv.GitRepo(t, map[string]string{"src/x.py": "a = 1\n"})
 	sub := filepath.Join(repo, "src")
-	for name, data := range map[string]string{".git/HEAD": "ref: refs/heads/main\n", "src/x.py": "a = 1\n"} {
-		p := filepath.Join(repo, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	s := start(t, startOpt{dir: sub})
 	if r := s.call("edit", map[string]any{"path": "src/x.py", "old_string": "a = 1", "new_string": "a = 2"}); r.isError {
 		t.Fatalf("edit of src/x.py from src/: %+v", r)

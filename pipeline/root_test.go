@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fsrb/fsrb/internal/testenv"
 	"github.com/fsrb/fsrb/pipeline"
 )
 
@@ -12,15 +13,9 @@ import (
 // working directory (a .git folder, or the .git file of a worktree), else
 // the working directory; --root wins over both.
 func TestResolveRoot(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pipeline.RepoTop(base) != "" {
-		t.Skip("the temporary folder is inside a git repository")
-	}
-	repo, worktree, plain := filepath.Join(base, "repo"), filepath.Join(base, "wt"), filepath.Join(base, "plain")
-	for _, dir := range []string{filepath.Join(repo, ".git"), filepath.Join(repo, "a", "b"), filepath.Join(worktree, "sub"), filepath.Join(plain, "sub")} {
+	base, repo := testenv.GitRepo(t, nil)
+	worktree, plain := filepath.Join(base, "wt"), filepath.Join(base, "plain")
+	for _, dir := range []string{filepath.Join(repo, "a", "b"), filepath.Join(worktree, "sub"), filepath.Join(plain, "sub")} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}

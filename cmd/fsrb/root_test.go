@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsrb/fsrb/pipeline"
+	"github.com/fsrb/fsrb/internal/testenv"
 )
 
 // Run from a subfolder of a git repository, fsrb takes the repository's
@@ -13,17 +13,8 @@ import (
 // the top. --root overrides it; a missing path's error names the root
 // used and where it came from.
 func TestRootFromSubfolder(t *testing.T) {
-	base, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pipeline.RepoTop(base) != "" {
-		t.Skip("the temporary folder is inside a git repository")
-	}
-	repo := filepath.Join(base, "repo")
+	base, repo := testenv.GitRepo(t, map[string]string{"src/x.py": "a = 1\n"})
 	src := filepath.Join(repo, "src")
-	writeFile(t, repo, ".git/HEAD", "ref: refs/heads/main\n")
-	writeFile(t, repo, "src/x.py", "a = 1\n")
 
 	patch := writePatch(t, "src/x.py\n<<<<<<< SEARCH\na = 1\n=======\na = 2\n>>>>>>> REPLACE\n")
 	if code, stdout, stderr := runCLI(t, src, patch); code != 0 || readFile(t, filepath.Join(src, "x.py")) != "a = 2\n" {

@@ -1,5 +1,6 @@
-// Package testenv holds what tests share about the machine they run on.
-// Only tests import it.
+// Package testenv holds what tests share about the machine they run on:
+// how long to wait on it (Timeout), and a git repository in its temporary
+// folder (GitRepo). Only tests import it.
 package testenv
 
 import (
