@@ -138,10 +138,7 @@ func TestCommitConflict(t *testing.T) {
 			if want := tc.c.Path + " changed on disk after validation; nothing was written. Run fsrb again."; err.Error() != want {
 				t.Errorf("message = %q, want %q", err, want)
 			}
-			assertTree(t, root, before)
-			if got := states(t, opt); len(got) != 0 {
-				t.Errorf("journals after a conflict: %v", got)
-			}
+			assertUntouched(t, root, opt, before)
 		})
 	}
 }

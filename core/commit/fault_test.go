@@ -93,11 +93,7 @@ func TestCommitFailAtEveryStep(t *testing.T) {
 			if !strings.Contains(err.Error(), "every file was rolled back") {
 				t.Errorf("message = %q", err)
 			}
-			assertTree(t, root, before)
-			assertNoTemps(t, root)
-			if got := states(t, opt); len(got) != 0 {
-				t.Errorf("journals left: %v", got)
-			}
+			assertUntouched(t, root, opt, before)
 			commit.SetFailpoint(t, nil)
 			if _, err := commit.Commit(root, changes, opt); err != nil {
 				t.Fatalf("retry: %v", err)

@@ -96,6 +96,17 @@ func assertNoTemps(t *testing.T, root string) {
 	}
 }
 
+// assertUntouched checks that a commit that failed or was stopped left
+// root as it was before: the same tree, no temporary file, no journal.
+func assertUntouched(t *testing.T, root string, opt commit.Options, before map[string]entry) {
+	t.Helper()
+	assertTree(t, root, before)
+	assertNoTemps(t, root)
+	if got := states(t, opt); len(got) != 0 {
+		t.Errorf("journals left: %v", got)
+	}
+}
+
 func write(t *testing.T, root, rel, data string, mode fs.FileMode) {
 	t.Helper()
 	full := filepath.Join(root, filepath.FromSlash(rel))

@@ -41,11 +41,7 @@ func TestStopAtEveryStep(t *testing.T) {
 			if !strings.Contains(err.Error(), "interrupted") || !strings.Contains(err.Error(), "every file was rolled back") {
 				t.Errorf("message = %q", err)
 			}
-			assertTree(t, root, before)
-			assertNoTemps(t, root)
-			if got := states(t, opt); len(got) != 0 {
-				t.Errorf("journals left: %v", got)
-			}
+			assertUntouched(t, root, opt, before)
 		})
 	}
 
@@ -56,8 +52,5 @@ func TestStopAtEveryStep(t *testing.T) {
 	if _, err := commit.Commit(root, changes, opt); !errors.Is(err, commit.ErrInterrupted) {
 		t.Fatalf("Commit with Stop closed already: %v", err)
 	}
-	assertTree(t, root, before)
-	if got := states(t, opt); len(got) != 0 {
-		t.Errorf("journals left: %v", got)
-	}
+	assertUntouched(t, root, opt, before)
 }
