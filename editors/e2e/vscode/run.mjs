@@ -541,6 +541,7 @@ async function main() {
     await skipReview(page);
     await clipboardStep(page, context);
     await copilotAnswerStep(page, context);
+    await noEditStep(page);
     await mcpStep();
   } catch (err) {
     await page.screenshot({ path: process.env.FSRB_FAILSHOT || 'failure.png' }).catch(() => {});
@@ -849,6 +850,34 @@ async function copilotAnswerStep(page, context) {
   check(readFileSync(x, 'utf8') === want, 'disk after the Copilot answer: src/x.ts byte for byte (make() rewritten, the rest kept)',
     diffLines(want, readFileSync(x, 'utf8')));
   check(!readdirSync(WS).some((n) => /^Untitled/.test(n)), 'the Copilot answer was never written to disk', readdirSync(WS).join(' '));
+}
+
+// A chat answer with no edit in it (an explanation, a code block that
+// names no file) from the clipboard: the status bar says "fsrb: no edit",
+// and "Apply all blocks" says the answer holds no edit, as information,
+// writing nothing.
+async function noEditStep(page) {
+  await runCommand(page, 'View: Close All Editors');
+  const before = tree(WS);
+  const answer = 'make() builds a fresh Counter each time; to share one, keep it yourself:\n\n```typescript\nconst shared = make();\n```\n';
+  await page.evaluate((t) => navigator.clipboard.writeText(t), answer);
+  await runCommand(page, 'fsrb: Apply from clipboard');
+  await page.locator('.tab', { hasText: 'make() builds a fresh' }).first().waitFor({ timeout: 15000 });
+  const fsrbItem = page.locator('.statusbar-item', { hasText: /^fsrb: / });
+  await poll(async () => /fsrb: no edit/.test(await fsrbItem.first().innerText().catch(() => '')), 15000);
+  check(/fsrb: no edit/.test(await fsrbItem.first().innerText().catch(() => '')), 'an answer with no edit from the clipboard: status bar "fsrb: no edit"',
+    await fsrbItem.first().innerText().catch(() => '(no status item)'));
+  await dismissToasts(page);
+  await runCommand(page, 'fsrb: Apply all blocks');
+  await poll(async () => (await toastTexts(page)).some((t) => /holds no edit/.test(t.text)), 10000);
+  const toasts = await toastTexts(page);
+  log(`     notifications after "Apply all" on it: ${toasts.map((t) => t.text).join(' | ') || '(none)'}`);
+  check(toasts.some((t) => /nothing to apply: the answer holds no edit/.test(t.text) && !t.error && !t.warning),
+    'an answer with no edit: "Apply all" says "nothing to apply: the answer holds no edit", as information', toasts.map((t) => t.text).join(' | '));
+  const now = tree(WS);
+  check(now.size === before.size && [...before].every(([p, b]) => now.get(p)?.equals(b)), 'an answer with no edit: no file changed');
+  await dismissToasts(page);
+  await runCommand(page, 'View: Revert and Close Editor').catch(() => page.keyboard.press('Escape'));
 }
 
 // Agent mode with no set-up: the workbench asks the extension's MCP server
