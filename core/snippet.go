@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Chat answers' code blocks (docs/formats.md "Answers as chat tools write
@@ -247,7 +248,8 @@ func proseNames(lang, path string) bool {
 	if l == "" || shellLangs[l] {
 		return false
 	}
-	fl, fp := kindOf[l], kindOf[fileKind(path)]
+	kinds := kindOf()
+	fl, fp := kinds[l], kinds[fileKind(path)]
 	if outputLangs[l] {
 		return fl != "" && fl == fp
 	}
@@ -262,8 +264,10 @@ var outputLangs = map[string]bool{
 
 // kindOf groups fence languages and file extensions by the kind of text
 // they are: a fence's language and its file's extension agree when they
-// are of one kind (```jsx for App.tsx, ```html for App.vue).
-var kindOf = func() map[string]string {
+// are of one kind (```jsx for App.tsx, ```html for App.vue). Built on
+// first use: a CLI run that reads no sentence above a fence (most) does
+// not pay for it at start-up.
+var kindOf = sync.OnceValue(func() map[string]string {
 	m := map[string]string{}
 	for kind, names := range map[string]string{
 		"python": "py pyi pyw python python3 py3",
@@ -285,7 +289,7 @@ var kindOf = func() map[string]string {
 		}
 	}
 	return m
-}()
+})
 
 // fileKind returns the extension of p's base name, lower case ("" when
 // it has none).
