@@ -21,11 +21,12 @@ const module = "github.com/fsrb/fsrb"
 // pipeline: pipeline.Validate is their one entry point to the engine, so
 // a check is added once. lsp/internal/rpc is the server's transport
 // (JSON-RPC framing, ordering, cancellation): it imports none of our
-// packages, so it stays a transport. internal/testenv is for tests only.
+// packages, so it stays a transport. internal/testenv and internal/golden
+// are for tests only.
 func allowed(pkg, imp string) bool {
 	within := func(p, root string) bool { return p == root || strings.HasPrefix(p, root+"/") }
 	switch {
-	case imp == "internal/testenv":
+	case imp == "internal/testenv" || imp == "internal/golden":
 		return false
 	case pkg == "core":
 		return imp == "internal/scan"

@@ -3,17 +3,15 @@ package core
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
 	"github.com/fsrb/fsrb/bench/gen"
 	"github.com/fsrb/fsrb/internal/casefile"
+	"github.com/fsrb/fsrb/internal/golden"
 )
 
 var updateSnippets = flag.Bool("update-snippets", false, "rewrite the want sections of testdata/snippet/*.txtar")
@@ -30,70 +28,41 @@ var updateSnippets = flag.Bool("update-snippets", false, "rewrite the want secti
 // path as the span reads it and the code's body; each line of Replace
 // after "|", or "~" for an omission marker; then the problems.
 func TestSnippetCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/snippet/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cases: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
+	golden.Each(t, "testdata/snippet/*.txtar", func(t *testing.T, file string, ar *txtar.Archive) {
+		flags := map[string]string{}
+		if first, _, _ := strings.Cut(string(ar.Comment), "\n"); strings.HasPrefix(first, "flags:") {
+			for _, f := range strings.Fields(strings.TrimPrefix(first, "flags:")) {
+				k, v, _ := strings.Cut(f, "=")
+				flags[k] = v
 			}
-			flags := map[string]string{}
-			if first, _, _ := strings.Cut(string(ar.Comment), "\n"); strings.HasPrefix(first, "flags:") {
-				for _, f := range strings.Fields(strings.TrimPrefix(first, "flags:")) {
-					k, v, _ := strings.Cut(f, "=")
-					flags[k] = v
+		}
+		var answer string
+		exists := map[string]bool{}
+		for _, f := range ar.Files {
+			switch f.Name {
+			case "answer":
+				answer = string(f.Data)
+			case "exists":
+				for _, l := range strings.Fields(string(f.Data)) {
+					exists[l] = true
 				}
+			case "want":
+			default:
+				t.Fatalf("%s: unknown section %q", file, f.Name)
 			}
-			var answer string
-			exists := map[string]bool{}
-			want := -1
-			for i, f := range ar.Files {
-				switch f.Name {
-				case "answer":
-					answer = string(f.Data)
-				case "exists":
-					for _, l := range strings.Fields(string(f.Data)) {
-						exists[l] = true
-					}
-				case "want":
-					want = i
-				default:
-					t.Fatalf("%s: unknown section %q", file, f.Name)
-				}
-			}
-			if _, ok := flags["crlf"]; ok {
-				answer = strings.ReplaceAll(answer, "\n", "\r\n")
-			}
-			_, streaming := flags["streaming"]
-			_, off := flags["no-snippets"]
-			p := Parse(answer, ParseOptions{
-				Snippets: !off, Streaming: streaming, Format: flags["format"],
-				Exists: func(name string) bool { return exists[name] },
-			})
-			checkSnippetSpans(t, answer, p)
-			got := listSnippets(answer, p)
-			if *updateSnippets {
-				if want < 0 {
-					ar.Files = append(ar.Files, txtar.File{Name: "want"})
-					want = len(ar.Files) - 1
-				}
-				ar.Files[want].Data = []byte(got)
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if want < 0 {
-				t.Fatalf("%s has no want section (run with -update-snippets)", file)
-			}
-			if diff := cmp.Diff(string(ar.Files[want].Data), got); diff != "" {
-				t.Errorf("%s: listing differs (-want +got):\n%s", file, diff)
-			}
+		}
+		if _, ok := flags["crlf"]; ok {
+			answer = strings.ReplaceAll(answer, "\n", "\r\n")
+		}
+		_, streaming := flags["streaming"]
+		_, off := flags["no-snippets"]
+		p := Parse(answer, ParseOptions{
+			Snippets: !off, Streaming: streaming, Format: flags["format"],
+			Exists: func(name string) bool { return exists[name] },
 		})
-	}
+		checkSnippetSpans(t, answer, p)
+		golden.Check(t, file, ar, map[string]string{"want": listSnippets(answer, p)}, *updateSnippets, "-update-snippets")
+	})
 }
 
 // listSnippets writes what Parse read of text, as TestSnippetCases

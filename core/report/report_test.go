@@ -3,16 +3,14 @@ package report_test
 import (
 	"bytes"
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
 
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/core/report"
+	"github.com/fsrb/fsrb/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the stdout, stderr and json sections of testdata/*.txtar")
@@ -32,48 +30,9 @@ var update = flag.Bool("update", false, "rewrite the stdout, stderr and json sec
 // The plan is core's alone (no tree-sitter: no syntax warnings, no
 // explanations of ambiguous places). -update rewrites the three outputs.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cases: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := render(t, ar)
-			changed := false
-			for i, f := range ar.Files {
-				want, ok := got[f.Name]
-				if !ok {
-					continue
-				}
-				delete(got, f.Name)
-				if *update {
-					changed = changed || string(f.Data) != want
-					ar.Files[i].Data = []byte(want)
-				} else if diff := cmp.Diff(string(f.Data), want); diff != "" {
-					t.Errorf("%s (-want +got):\n%s", f.Name, diff)
-				}
-			}
-			for _, name := range []string{"stdout", "stderr", "json"} {
-				if want, ok := got[name]; ok {
-					if !*update {
-						t.Errorf("no %s section; -update adds it", name)
-						continue
-					}
-					changed = true
-					ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(want)})
-				}
-			}
-			if changed {
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-		})
-	}
+	golden.Each(t, "testdata/*.txtar", func(t *testing.T, file string, ar *txtar.Archive) {
+		golden.Check(t, file, ar, render(t, ar), *update, "-update")
+	})
 }
 
 // render builds the case's outcome the way pipeline.Run does and renders
