@@ -394,7 +394,7 @@ func (w *walker) keywordRow(n nid) int {
 			}
 			continue
 		}
-		return int(w.sp(ch).Row)
+		return int(w.firstPoint(w.sp(ch)).Row)
 	}
 	return -1
 }
