@@ -23,10 +23,7 @@ import (
 // until it is stopped (-tags fsrb_pause, core/commit/failpoint_pause.go),
 // so that the signal lands inside the commit.
 func TestSignalDuringApply(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "fsrb-mcp")
-	if out, err := exec.Command("go", "build", "-tags", "fsrb_pause", "-o", bin, "../cmd/fsrb-mcp").CombinedOutput(); err != nil {
-		t.Fatalf("building fsrb-mcp with the pause: %v\n%s", err, out)
-	}
+	bin := testenv.BuildPaused(t, "../cmd/fsrb-mcp")
 	root, state, pause := t.TempDir(), t.TempDir(), filepath.Join(t.TempDir(), "paused")
 	for _, name := range []string{"a.txt", "b.txt"} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte("old\n"), 0o644); err != nil {
@@ -47,15 +44,8 @@ func TestSignalDuringApply(t *testing.T) {
 		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "apply", Arguments: map[string]any{"patch": patch}})
 		called <- err
 	}()
-	for {
-		if _, err := os.Stat(pause); err == nil {
-			break
-		}
-		select {
-		case err := <-called:
-			t.Fatalf("the apply ended (%v) before its first rename", err)
-		case <-time.After(time.Millisecond):
-		}
+	if ended, err := testenv.WaitPaused(t, pause, called); ended {
+		t.Fatalf("the apply ended (%v) before its first rename", err)
 	}
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

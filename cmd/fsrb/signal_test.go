@@ -12,11 +12,11 @@ import (
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/fsrb/fsrb/core/commit"
+	"github.com/fsrb/fsrb/internal/testenv"
 )
 
 // SIGINT, SIGTERM or SIGHUP at any phase of a commit: before its commit
@@ -27,10 +27,7 @@ import (
 // named by FSRB_PAUSE_AT (core/commit/failpoint_pause.go), so that the
 // signal lands in that phase; the release build has no such pause.
 func TestSignalDuringCommit(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "fsrb")
-	if out, err := exec.Command("go", "build", "-tags", "fsrb_pause", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("building fsrb with the pause: %v\n%s", err, out)
-	}
+	bin := testenv.BuildPaused(t, ".")
 	patch := filepath.Join(t.TempDir(), "p.fsrb")
 	var p strings.Builder
 	for i := range 4 {
@@ -75,15 +72,8 @@ func TestSignalDuringCommit(t *testing.T) {
 			}
 			exited := make(chan error, 1)
 			go func() { exited <- cmd.Wait() }()
-			for {
-				if _, err := os.Stat(pause); err == nil {
-					break
-				}
-				select {
-				case err := <-exited:
-					t.Fatalf("fsrb ended (%v) before the step %q\n%s%s", err, phase, &stdout, &stderr)
-				case <-time.After(time.Millisecond):
-				}
+			if ended, err := testenv.WaitPaused(t, pause, exited); ended {
+				t.Fatalf("fsrb ended (%v) before the step %q\n%s%s", err, phase, &stdout, &stderr)
 			}
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)

@@ -8,8 +8,8 @@ import (
 	"time"
 )
 
-// Built only into the fsrb that cmd/fsrb's signal test runs (go build
-// -tags fsrb_pause): with FSRB_PAUSE_AT set, the first step whose name
+// Built only into the fsrb and fsrb-mcp that the signal tests run (go
+// build -tags fsrb_pause, testenv.BuildPaused): with FSRB_PAUSE_AT set, the first step whose name
 // starts with it writes FSRB_PAUSE_FILE, then waits until its transaction
 // is stopped, so that the signal the test sends on seeing the file lands
 // at that step. A minute without one, it goes on.

@@ -1,6 +1,7 @@
 // Package testenv holds what tests share about the machine they run on:
-// how long to wait on it (Timeout), and a git repository in its temporary
-// folder (GitRepo). Only tests import it.
+// how long to wait on it (Timeout), a git repository in its temporary
+// folder (GitRepo), and a binary that pauses inside a commit for a signal
+// (BuildPaused, WaitPaused). Only tests import it.
 package testenv
 
 import (
