@@ -42,7 +42,7 @@ CGO_CFLAGS   ?= -O2 -g -w
 CGO_CXXFLAGS ?= -O2 -g -w
 export CGO_CFLAGS CGO_CXXFLAGS
 
-.PHONY: all build install demo test test-full fmt-check vet vet-arm64 staticcheck gotest gotest-race gotest-purego bench clean dist vsix vsix-arm64 e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress helptags
+.PHONY: all build install demo test test-full fmt-check vet vet-arm64 staticcheck gotest gotest-race gotest-purego bench clean dist dist-check vsix vsix-arm64 e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress helptags
 
 all: build
 
@@ -183,10 +183,16 @@ vsix-arm64:
 # windows-amd64; three static binaries, LICENSE, a README and the example
 # patch each), the linux-x64 and linux-arm64 vsix with their server inside
 # and SHA256SUMS, in dist/ (release/build.sh says what it needs:
-# Debian's cross compilers and mingw-w64).
+# Debian's cross compilers and mingw-w64). `make dist-check` proves them
+# on this machine: the case suite against each archive's fsrb (arm64 under
+# qemu-user, Windows under Wine), fsrb-lsp's initialize, the arm64 vsix in
+# code-server (release/check.sh).
 dist:
 	$(VSCODE_DEPS)
 	GO="$(GO)" VERSION="$(VERSION)" bash release/build.sh
+
+dist-check:
+	GO="$(GO)" VERSION="$(VERSION)" bash release/check.sh
 
 e2e: e2e-nvim e2e-vscode e2e-mcp
 
