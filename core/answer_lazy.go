@@ -43,6 +43,7 @@ func (r *resolver) lazy() *snippetRefusal {
 	// statements of one function, without the lines around them.
 	var found []place
 	var found1 [][]step
+	var first *snippetRefusal // why a scope that pairs could not hold it
 	var walk func(items []Item)
 	walk = func(items []Item) {
 		for i := range items {
@@ -50,7 +51,11 @@ func (r *resolver) lazy() *snippetRefusal {
 			if len(it.Kids) == 0 {
 				continue
 			}
-			if s, err := r.align(it.Kids, r.blockItems); err == nil && paired(s) {
+			s, err := r.align(it.Kids, r.blockItems)
+			switch {
+			case err != nil && first == nil:
+				first = err
+			case err == nil && paired(s):
 				found = append(found, place{*it, nil})
 				found1 = append(found1, s)
 			}
@@ -58,8 +63,29 @@ func (r *resolver) lazy() *snippetRefusal {
 		}
 	}
 	walk(r.fileItems)
+	if len(found) > 1 {
+		// Scopes where an item pairs by its whole first lines win over
+		// those where it pairs by name alone.
+		var strong []int
+		for k := range found {
+			for _, st := range found1[k] {
+				if st.fj >= 0 && !st.marker {
+					if _, eq := r.pairs(r.blockItems[st.bi], found[k].it.Kids[st.fj]); eq {
+						strong = append(strong, k)
+						break
+					}
+				}
+			}
+		}
+		if len(strong) == 1 {
+			found, found1 = found[strong[0]:strong[0]+1], found1[strong[0]:strong[0]+1]
+		}
+	}
 	switch len(found) {
 	case 0:
+		if first != nil {
+			return first
+		}
 		return r.noPlace(r.blockItems, true)
 	case 1:
 		f := found[0].it
@@ -102,11 +128,16 @@ func (r *resolver) firstDelta(F, B []Item, steps []step) indent {
 // pairs reports whether block item b may rewrite file item f, and whether
 // by equal text.
 func (r *resolver) pairs(b, f Item) (ok, equal bool) {
-	if !r.hasMarker(b) && textOf(r.block, b) == textOf(r.file, f) {
+	marked := r.hasMarker(b)
+	if !marked && textOf(r.block, b) == textOf(r.file, f) {
 		return true, true
 	}
 	if b.Definition() || f.Definition() {
-		return r.sameDefinition(b, f), false
+		// An item with markers inside shows its first lines whole: equal
+		// there, it is the same item as surely as by equal text.
+		same := r.sameDefinition(b, f)
+		return same, same && marked && b.Head > b.Start && f.Head > f.Start &&
+			textOf(r.block, Item{Start: b.Start, End: b.Head}) == textOf(r.file, Item{Start: f.Start, End: f.Head})
 	}
 	return b.Key != "" && b.Key == f.Key, false
 }
@@ -196,11 +227,6 @@ func (r *resolver) align(F, B []Item) ([]step, *snippetRefusal) {
 					}
 				}
 			}
-			if r.hasMarker(B[i]) {
-				return nil, &snippetRefusal{kind: KindNotFound, line: 0,
-					msg:  fmt.Sprintf("block #%d: line %d, %q, has omission markers inside, but %s holds nothing it names, so they would keep nothing", r.b.Number, B[i].Start+1, strings.TrimSpace(r.block[B[i].Start]), r.path),
-					hint: "check the name and the path; to add new code, write it out whole"}
-			}
 		}
 	}
 	return steps, nil
@@ -288,6 +314,11 @@ func (r *resolver) emit(F, B []Item, steps []step, flo, fhi int, open bool) *sni
 			continue
 		}
 		if s.fj < 0 {
+			if r.hasMarker(it) {
+				return &snippetRefusal{kind: KindNotFound,
+					msg:  fmt.Sprintf("block #%d: line %d, %q, has omission markers inside, but %s holds nothing it names there, so they would keep nothing", r.b.Number, it.Start+1, strings.TrimSpace(r.block[it.Start]), r.path),
+					hint: "check the name and the path; to add new code, write it out whole"}
+			}
 			if marker != nil || first && open {
 				// What the marker (or the open edge) keeps comes first: the new
 				// text goes right before the next paired item.

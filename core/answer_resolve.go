@@ -88,6 +88,9 @@ func (r *resolver) outline(text string) ([]Item, bool) {
 // decorators (its Lead lines), which an outline may also list as items of
 // their own: they go with their definition.
 func withoutLeads(items []Item) []Item {
+	if !overlapsLead(items) {
+		return items // tree-sitter's outline never lists them: no copy
+	}
 	keep := make([]bool, len(items))
 	lead, start := -1, -1 // the lead lines of the nearest item kept after
 	for i := len(items) - 1; i >= 0; i-- {
@@ -105,6 +108,17 @@ func withoutLeads(items []Item) []Item {
 		}
 	}
 	return out
+}
+
+// overlapsLead reports whether an item at any level lies in the lead
+// lines of the item after it.
+func overlapsLead(items []Item) bool {
+	for i, it := range items {
+		if i+1 < len(items) && it.Start >= items[i+1].Lead && it.End <= items[i+1].Start || overlapsLead(it.Kids) {
+			return true
+		}
+	}
+	return false
 }
 
 // resolve chooses the shape and returns the file's new lines.

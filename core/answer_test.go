@@ -135,6 +135,12 @@ func TestSnippetShapes(t *testing.T) {
 			code: "def f():\n    log(0)\n    # ... existing code ...\n",
 		},
 		{
+			name: "a method named twice: its whole first line picks", path: "g.py", shape: ShapeLazy,
+			file: "class A:\n    def go(self, a):\n        return 1\n\n    def go(self, b):\n        x = 1\n        return b\n",
+			code: "def go(self, b):\n    x = 2\n    # ... existing code ...\n",
+			want: "class A:\n    def go(self, a):\n        return 1\n\n    def go(self, b):\n        x = 2\n        return b\n",
+		},
+		{
 			name: "definition replaces its namesake", path: "a.py", file: pyFile, shape: ShapeDefinition,
 			code: "def two():\n    return 22\n",
 			want: strings.Replace(pyFile, "return 2\n", "return 22\n", 1),

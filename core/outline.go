@@ -13,7 +13,8 @@ type Outliner func(path, text string) (items []Item, ok bool)
 type Item struct {
 	// Lead is the first line of the doc comments and decorators that go
 	// with a definition (== Start when it has none); Start its first line;
-	// End the line after its last.
+	// End the line after its last. Lead lines are not items of their own
+	// (the resolver drops such items if an outliner lists them).
 	Lead, Start, End int
 	// Kind and Name say what a definition is ("function", "method",
 	// "class", "type", "impl", ...; Name as written: "Start", "Server").
