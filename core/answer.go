@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -102,6 +103,10 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 			shape, lines = ShapeWholeFile, file // it holds exactly the block
 		} else {
 			shape, lines, err = r.resolve()
+			if err == nil {
+				fixEOL(lines)
+				err = v.stable(b, file, lines)
+			}
 		}
 		if err == nil {
 			from, to, repl = changed(file, lines)
@@ -151,6 +156,36 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 	m := match{start: start, end: end, matched: region, replace: repl, rung: string(shape)}
 	v.write(b, t, d, m, res)
 	res.EndLine = res.Line + max(0, strings.Count(region, "\n")-1)
+}
+
+// stable refuses a resolution that would not stand applied once written:
+// resolved again on the file as it would leave it, the block must change
+// nothing. Pairing reads the file's structure, and a file whose structure
+// the block's lines change (broken code, a definition split in two) could
+// otherwise take the block a second time. This is what makes "never
+// written twice" hold by construction for snippets, not by the shapes'
+// rules alone; it costs a second outline of the new text.
+func (v *validator) stable(b *Block, file, lines []string) *snippetRefusal {
+	if slices.Equal(file, lines) {
+		return nil
+	}
+	again := resolver{v: v, b: b, path: b.Path, file: lines, block: splitKeep(b.Replace), marks: map[int]bool{}}
+	for _, m := range b.Omissions {
+		again.marks[m] = true
+	}
+	text := strings.Join(lines, "")
+	again.fileItems, again.outlined = again.outline(text)
+	again.blockItems, _ = again.outline(b.Replace)
+	_, next, err := again.resolve()
+	if err == nil {
+		fixEOL(next)
+	}
+	if err != nil || slices.Equal(next, lines) {
+		return nil // refused or recognised the second time: never written twice
+	}
+	return &snippetRefusal{kind: KindAmbiguous,
+		msg:  fmt.Sprintf("block #%d has no stable place in %s: once written, the file's structure around it reads differently and a second run would change the file again", b.Number, b.Path),
+		hint: "check that the block and the file are whole code (a broken definition moves what pairs with what); or use a SEARCH/REPLACE block"}
 }
 
 // occurIf is the places of a region's text in itself for stands: one,
