@@ -79,7 +79,11 @@ func shippedGoFiles(t *testing.T, mode parser.Mode, check func(path string, f *a
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (path == "editors" || path == "testdata" || path == "bench" || strings.HasPrefix(d.Name(), ".")) && path != "." {
+		// internal/testenv and internal/golden are the tests' own helpers:
+		// only test files import them (layout_test.go), so they ship in no
+		// binary.
+		testOnly := path == filepath.Join("internal", "testenv") || path == filepath.Join("internal", "golden")
+		if d.IsDir() && (path == "editors" || path == "testdata" || path == "bench" || testOnly || strings.HasPrefix(d.Name(), ".")) && path != "." {
 			return filepath.SkipDir
 		}
 		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
