@@ -42,7 +42,7 @@ CGO_CFLAGS   ?= -O2 -g -w
 CGO_CXXFLAGS ?= -O2 -g -w
 export CGO_CFLAGS CGO_CXXFLAGS
 
-.PHONY: all build install demo test test-full fmt-check vet vet-arm64 staticcheck gotest gotest-race gotest-purego bench clean dist dist-check vsix vsix-arm64 e2e e2e-nvim e2e-vscode e2e-mcp fuzz stress helptags
+.PHONY: all build install demo test test-full fmt-check vet vet-arm64 staticcheck gotest gotest-race gotest-purego bench clean dist dist-check vsix vsix-arm64 e2e e2e-nvim e2e-vscode e2e-mcp e2e-emacs fuzz stress helptags
 
 all: build
 
@@ -194,7 +194,11 @@ dist:
 dist-check:
 	GO="$(GO)" VERSION="$(VERSION)" bash release/check.sh
 
-e2e: e2e-nvim e2e-vscode e2e-mcp
+e2e: e2e-nvim e2e-vscode e2e-mcp e2e-emacs
+
+# Emacs 28.2 with eglot 1.9 and lsp-mode 8.0, in batch (editors/e2e/emacs.sh).
+e2e-emacs:
+	bash editors/e2e/emacs.sh
 
 # fsrb mcp from a client that is not ours: the official TypeScript SDK's
 # (mcp/e2e, its own package.json and lockfile; Node >= 18 and npm).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the editor end-to-end tests need, idempotently:
 #   - Debian: neovim (0.7.2), chromium, libkrb5-dev (code-server's kerberos
-#     module builds from source), tmux (Neovim capture)
+#     module builds from source), tmux (Neovim capture), emacs-nox (28.2)
+#     with elpa-eglot (1.9) and elpa-lsp-mode (8.0)
 #   - a cache outside the repository (default ~/.cache/fsrb-e2e, override with
 #     FSRB_E2E_CACHE): Neovim 0.10 and 0.12 (nvim-versions/: Debian trixie's
 #     and forky's, see modern-nvim.sh), Node 24 from the npm registry
@@ -21,7 +22,7 @@ SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 # --- Debian packages -----------------------------------------------------
 need=()
-for p in neovim chromium libkrb5-dev tmux fonts-noto-color-emoji; do
+for p in neovim chromium libkrb5-dev tmux fonts-noto-color-emoji emacs-nox elpa-eglot elpa-lsp-mode; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
