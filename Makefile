@@ -196,7 +196,8 @@ dist-check:
 
 e2e: e2e-nvim e2e-vscode e2e-mcp e2e-emacs
 
-# Emacs 28.2 with eglot 1.9 and lsp-mode 8.0, in batch (editors/e2e/emacs.sh).
+# Emacs 28.2 with eglot 1.9 and lsp-mode 8.0, and Emacs 30.1 from the
+# setup.sh cache, in batch (editors/e2e/emacs.sh).
 e2e-emacs:
 	bash editors/e2e/emacs.sh
 

