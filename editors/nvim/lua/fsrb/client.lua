@@ -180,12 +180,14 @@ local function find_root(bufnr)
   elseif type(cfg.root_dir) == 'string' then
     return cfg.root_dir
   end
+  -- One rule with the fsrb CLI: the repository around the patch (a chat
+  -- buffer has no file: around the working directory), else the working
+  -- directory.
   local name = vim.api.nvim_buf_get_name(bufnr)
-  local dir = name ~= '' and vim.fn.fnamemodify(name, ':p:h') or vim.fn.getcwd()
   local cwd = vim.fn.getcwd()
-  -- A patch inside the working directory belongs to it.
-  if dir == cwd or vim.startswith(dir, cwd .. '/') then
-    return cwd
+  local dir = cwd
+  if name ~= '' and not name:match('^%a[%w+.-]*://') then
+    dir = vim.fn.fnamemodify(name, ':p:h')
   end
   while dir and dir ~= '' do
     for _, m in ipairs(cfg.root_markers) do

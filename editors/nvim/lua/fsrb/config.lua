@@ -23,8 +23,9 @@ M.defaults = {
   -- Server settings (also sent as initializationOptions).
   fuzzy = false,
   -- The workspace root of a patch: a function(bufnr) -> path, or nil for the
-  -- nearest folder above the patch holding one of `root_markers`, else the
-  -- current directory (the fsrb CLI applies patches to the working directory).
+  -- nearest folder above the patch (a chat buffer: above the current
+  -- directory) holding one of `root_markers`, else the current directory:
+  -- the fsrb CLI's rule, the top of the repository.
   root_dir = nil,
   root_markers = { '.git', '.hg', '.jj', '.svn' },
   -- Passed on to the client.
