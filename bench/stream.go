@@ -47,7 +47,7 @@ type streamRow struct {
 // streamShape is one answer W8 streams: its blocks, how they are spread
 // over files, and whether the client asks for lenses on each refresh.
 type streamShape struct {
-	name    string // "W8" (ten blocks a file) or "W8-dense" (ten files): for -only
+	name    string // "W8" (ten blocks a file), "W8-dense" (ten files), "W8-lazy" (lazy code blocks): for -only
 	blocks  int
 	perFile string
 	answer  func(n int) *gen.Workload
@@ -56,7 +56,8 @@ type streamShape struct {
 
 // streamShapes are W8's answers: ten blocks a file, with lens requests
 // (the floor streamed after the first); the same blocks over ten files of
-// 300 lines, 50 a file for 500 blocks, with and without lens requests.
+// 300 lines, 50 a file for 500 blocks, with and without lens requests;
+// and lazy code blocks naming their file, five a file of 300 lines.
 func streamShapes(quick bool) []streamShape {
 	shapes := []streamShape{
 		{"W8", 50, "10", gen.Answer, true},
@@ -65,6 +66,9 @@ func streamShapes(quick bool) []streamShape {
 		{"W8-dense", 50, "5", gen.DenseAnswer, false},
 		{"W8-dense", 500, "50", gen.DenseAnswer, true},
 		{"W8-dense", 500, "50", gen.DenseAnswer, false},
+		// Lazy code blocks, as chat tools ask for them, five a file.
+		{"W8-lazy", 50, "5", gen.LazyAnswer, true},
+		{"W8-lazy", 500, "5", gen.LazyAnswer, true},
 	}
 	if quick {
 		shapes = []streamShape{shapes[0], shapes[2]}

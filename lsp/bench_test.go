@@ -81,6 +81,9 @@ func BenchmarkStreamChunk(b *testing.B) {
 	for _, n := range []int{50, 500} {
 		b.Run(fmt.Sprint("dense", n), func(b *testing.B) { benchStream(b, gen.DenseAnswer(n)) })
 	}
+	for _, n := range []int{50, 500} {
+		b.Run(fmt.Sprint("lazy", n), func(b *testing.B) { benchStream(b, gen.LazyAnswer(n)) })
+	}
 }
 
 func benchStream(b *testing.B, w *gen.Workload) {
