@@ -97,7 +97,7 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 			r.marks[m] = true
 		}
 		r.fileItems, r.outlined = r.outline(text)
-		r.blockItems, _ = r.outline(b.Replace)
+		r.blockItems, _ = r.outlineBlock()
 		var lines []string
 		if len(b.Omissions) == 0 && withEOL(b.Replace) == text {
 			shape, lines = ShapeWholeFile, file // it holds exactly the block
@@ -175,7 +175,7 @@ func (v *validator) stable(b *Block, file, lines []string) *snippetRefusal {
 	}
 	text := strings.Join(lines, "")
 	again.fileItems, again.outlined = again.outline(text)
-	again.blockItems, _ = again.outline(b.Replace)
+	again.blockItems, _ = again.outlineBlock()
 	_, next, err := again.resolve()
 	if err == nil {
 		fixEOL(next)

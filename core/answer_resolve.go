@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -67,11 +68,22 @@ func (r *resolver) touch(from, to int) {
 	r.place = [2]int{min(r.place[0], from), max(r.place[1], to)}
 }
 
-// outline reads text's items through the Outliner, or as one item a
+// outline reads the file's items through the Outliner, or as one item a
 // non-blank line when its language has no grammar.
-func (r *resolver) outline(text string) ([]Item, bool) {
+func (r *resolver) outline(text string) ([]Item, bool) { return r.outlineAs(r.path, text) }
+
+// outlineBlock reads the block's items. It names the block apart from its
+// file (the same extension, another path): an outliner that parses each
+// path incrementally from its last tree would otherwise parse the file
+// from the snippet's tree and the snippet from the file's, a whole parse
+// each time.
+func (r *resolver) outlineBlock() ([]Item, bool) {
+	return r.outlineAs(path.Join("fsrb-snippet:", r.path), r.b.Replace)
+}
+
+func (r *resolver) outlineAs(name, text string) ([]Item, bool) {
 	if r.v.opt.Outline != nil {
-		if items, ok := r.v.opt.Outline(r.path, text); ok {
+		if items, ok := r.v.opt.Outline(name, text); ok {
 			return withoutLeads(items), true
 		}
 	}
