@@ -30,7 +30,9 @@
 local lib = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'check-lib.lua')
 local run = lib.new('answers')
 local log, check = run.log, run.check
-local has, read, write, titles = lib.has, lib.read, lib.write, lib.titles
+local has, read, titles = lib.has, lib.read, lib.titles
+local refresh, diagnostics, append, chunks, wipe = lib.refresh, lib.diagnostics, lib.append, lib.chunks, lib.wipe
+local apply_all_offered = lib.apply_all_offered
 
 local ws = vim.fn.getcwd()
 local dir = os.getenv('FSRB_ANSWERS')
@@ -39,57 +41,14 @@ local chat = has('0.10') -- the chat plugins' own minimum
 
 -- The workspace back to its "before" state, no target buffer left.
 local function reset()
-  for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    local name = vim.api.nvim_buf_get_name(b)
-    if vim.startswith(name, ws .. '/') and vim.bo[b].buftype == '' then
-      vim.cmd('silent! bwipeout! ' .. b)
-    end
-  end
-  for _, f in ipairs(files) do
-    write(ws .. '/' .. f, read(dir .. '/before/' .. f))
-  end
-end
-
-local function refresh(buf)
-  if not has('0.12') then
-    require('fsrb').refresh_lenses(buf)
-  end
-end
-
-local function diagnostics(buf, severity)
-  local out = {}
-  for _, d in ipairs(vim.diagnostic.get(buf, severity and { severity = severity } or nil)) do
-    table.insert(out, string.format('%d: %s', d.lnum + 1, d.message))
-  end
-  return out
-end
-
--- Appends s at the end of buf, as codecompanion and CopilotChat do.
-local function append(buf, s)
-  local last = vim.api.nvim_buf_line_count(buf) - 1
-  local col = #vim.api.nvim_buf_get_lines(buf, last, last + 1, false)[1]
-  vim.api.nvim_buf_set_text(buf, last, col, last, col, vim.split(s, '\n', { plain = true }))
+  lib.reset(ws, files, dir .. '/before')
 end
 
 -- The buffers answers arrive in: make() returns it, write(b, chunk)
 -- appends a chunk the way its plugin does.
 local styles = {}
 
-styles.codecompanion = {
-  make = function()
-    local b = vim.api.nvim_create_buf(true, true)
-    vim.api.nvim_buf_set_name(b, string.format('[CodeCompanion] %d', b))
-    vim.api.nvim_buf_set_lines(b, 0, -1, false, { '## Me', '', 'Strip the name in greet, and add a farewell.', '', '## CodeCompanion (Copilot)', '', '' })
-    vim.api.nvim_set_current_buf(b)
-    vim.bo[b].filetype = 'codecompanion'
-    return b
-  end,
-  write = function(b, chunk)
-    vim.bo[b].modifiable = true
-    append(b, chunk)
-    vim.bo[b].modifiable = false
-  end,
-}
+styles.codecompanion = lib.codecompanion('Strip the name in greet, and add a farewell.')
 
 styles['copilot-chat'] = {
   make = function()
@@ -116,15 +75,6 @@ local function markdown(name)
     end,
     write = append,
   }
-end
-
--- The answer in chunks of n bytes, cut anywhere (mid-line, mid-marker).
-local function chunks(text, n)
-  local out = {}
-  for i = 1, #text, n do
-    table.insert(out, text:sub(i, i + n - 1))
-  end
-  return out
 end
 
 -- The messages the server shows through the fsrb client of buf
@@ -164,6 +114,19 @@ local function notified(f)
   vim.notify = notify
   assert(ok, err)
   return notes
+end
+
+-- Runs :Fsrb apply in buf where it should send nothing, and waits for the
+-- server's message saying why; returns the command's record, the message
+-- and its type (1 is an error).
+local function apply_refused(buf, label, what)
+  local said, restore = messages(buf)
+  local res = fsrb_cmd(buf, 'apply')
+  check(vim.wait(3000, function() return #said > 0 end, 20), label .. ': :Fsrb apply' .. what .. ' says why it sends nothing')
+  restore()
+  local msg = said[1] and said[1].message or ''
+  log(':Fsrb apply%s: %s', what, msg)
+  return res, msg, said[1] and said[1].type
 end
 
 -- The patch's state, from the server (fsrb.status).
@@ -206,32 +169,6 @@ local function stream(label, s, text)
   end
 end
 
--- Wipes buf once the client is done with it (0.7 draws lenses that arrive
--- for a buffer gone with an error).
-local function wipe(buf)
-  vim.wait(300)
-  vim.cmd('silent! bwipeout! ' .. buf)
-end
-
--- The count of "Apply all blocks" among buf's code actions.
-local function apply_all_offered(buf)
-  local n = vim.api.nvim_buf_line_count(buf)
-  local res = vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', {
-    textDocument = { uri = vim.uri_from_bufnr(buf) },
-    range = { start = { line = 0, character = 0 }, ['end'] = { line = n - 1, character = 0 } },
-    context = { diagnostics = {} },
-  }, 5000)
-  local all = 0
-  for _, r in pairs(res or {}) do
-    for _, a in ipairs(r.result or {}) do
-      if vim.startswith(a.title, 'Apply all blocks') then
-        all = all + 1
-      end
-    end
-  end
-  return all
-end
-
 -- :Fsrb apply, :wall, and the files compared with after/ byte for byte.
 local function apply_and_check(label, buf, want)
   local res = fsrb_cmd(buf, 'apply')
@@ -262,12 +199,7 @@ local function lazy()
 
   -- Once more: the answer stands applied, and nothing is sent.
   check(vim.wait(5000, function() return state(b).state == 'applied' end, 100), label .. ': then its state is applied', vim.inspect(state(b)))
-  local said, restore = messages(b)
-  local res = fsrb_cmd(b, 'apply')
-  check(vim.wait(3000, function() return #said > 0 end, 20), label .. ': :Fsrb apply again says why it sends nothing')
-  restore()
-  local msg = said[1] and said[1].message or ''
-  log(':Fsrb apply again: %s', msg)
+  local res, msg = apply_refused(b, label, ' again')
   check(res.result == nil and not res.err and msg:find('nothing to apply', 1, true) ~= nil and msg:find('applied already', 1, true) ~= nil,
     label .. ': :Fsrb apply again sends nothing: applied already', vim.inspect(res) .. ' ' .. msg)
   local modified = {}
@@ -300,11 +232,7 @@ local function ranges()
     return titles(b):find('Revert all', 1, true) ~= nil
   end, 100), label .. ': "Revert all blocks" instead of "Apply all"', titles(b))
   log('lenses: %s', titles(b))
-  local said, restore = messages(b)
-  local res = fsrb_cmd(b, 'apply')
-  vim.wait(3000, function() return #said > 0 end, 20)
-  restore()
-  local msg = said[1] and said[1].message or ''
+  local res, msg = apply_refused(b, label, ' again')
   check(res.result == nil and msg:find('applied already', 1, true) ~= nil and read(ws .. '/src/x.py') == read(dir .. '/after/src/x.py'),
     label .. ': :Fsrb apply again sends nothing: applied already', msg)
   res = fsrb_cmd(b, 'revert')
@@ -339,14 +267,9 @@ local function prose()
   log(':Fsrb status: %s', line)
   check(line:find('holds no', 1, true) ~= nil and not line:find('0 of 0', 1, true) and not line:find('problem', 1, true),
     label .. ': :Fsrb status says the answer holds no edit', line)
-  local said, restore = messages(b)
-  local res = fsrb_cmd(b, 'apply')
-  check(vim.wait(3000, function() return #said > 0 end, 20), label .. ': :Fsrb apply says why it sends nothing')
-  restore()
-  local msg = said[1] and said[1].message or ''
-  log(':Fsrb apply: %s', msg)
+  local res, msg, kind = apply_refused(b, label, '')
   check(res.result == nil and not res.err and msg:find('nothing to apply', 1, true) ~= nil and msg:find('holds no', 1, true) ~= nil
-    and said[1].type ~= 1, label .. ': :Fsrb apply: nothing to apply, the answer holds no edit (not an error)', msg)
+    and kind ~= 1, label .. ': :Fsrb apply: nothing to apply, the answer holds no edit (not an error)', msg)
   for _, f in ipairs(files) do
     check(read(ws .. '/' .. f) == read(dir .. '/before/' .. f), label .. ': ' .. f .. ' untouched')
   end

@@ -33,11 +33,21 @@
 local lib = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'check-lib.lua')
 local run = lib.new('chat')
 local log, check = run.log, run.check
-local has, read, write, lenses, titles = lib.has, lib.read, lib.write, lib.lenses, lib.titles
+local has, read, lenses, titles = lib.has, lib.read, lib.lenses, lib.titles
+local refresh, append, chunks, wipe = lib.refresh, lib.append, lib.chunks, lib.wipe
 
 local ws = vim.fn.getcwd()
 local before_dir, after_dir = os.getenv('FSRB_CHAT_BEFORE'), os.getenv('FSRB_CHAT_AFTER')
 local files = { 'calc.py', 'docs/notes.md' }
+
+-- The workspace back to its "before" state, no target buffer left.
+local function reset()
+  lib.reset(ws, files, before_dir)
+end
+
+local function errors(buf)
+  return lib.diagnostics(buf, vim.diagnostic.severity.ERROR)
+end
 
 -- Every file under the workspace, sorted, as "path" lines.
 local function tree()
@@ -51,74 +61,15 @@ local function tree()
   return table.concat(out, ' ')
 end
 
--- The workspace back to its "before" state, no target buffer left.
-local function reset()
-  for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    local name = vim.api.nvim_buf_get_name(b)
-    if vim.startswith(name, ws .. '/') and vim.bo[b].buftype == '' then
-      vim.cmd('silent! bwipeout! ' .. b)
-    end
-  end
-  for _, f in ipairs(files) do
-    write(ws .. '/' .. f, read(before_dir .. '/' .. f))
-  end
-end
-
-local function refresh(buf)
-  if not has('0.12') then
-    require('fsrb').refresh_lenses(buf)
-  end
-end
-
-local function errors(buf)
-  local out = {}
-  for _, d in ipairs(vim.diagnostic.get(buf, { severity = vim.diagnostic.severity.ERROR })) do
-    table.insert(out, string.format('%d: %s', d.lnum + 1, d.message))
-  end
-  return out
-end
-
 local answer = read(os.getenv('FSRB_CHAT_ANSWER'))
-
--- The answer in chunks of about n bytes, cut anywhere (mid-line, mid-marker).
-local function chunks(text, n)
-  local out = {}
-  local i = 1
-  while i <= #text do
-    table.insert(out, text:sub(i, i + n - 1))
-    i = i + n
-  end
-  return out
-end
-
--- Appends s at the end of buf, as codecompanion and CopilotChat do.
-local function append(buf, s)
-  local last = vim.api.nvim_buf_line_count(buf) - 1
-  local col = #vim.api.nvim_buf_get_lines(buf, last, last + 1, false)[1]
-  vim.api.nvim_buf_set_text(buf, last, col, last, col, vim.split(s, '\n', { plain = true }))
-end
 
 local styles = {}
 
-styles.codecompanion = {
-  make = function()
-    local b = vim.api.nvim_create_buf(true, true)
-    vim.api.nvim_buf_set_name(b, string.format('[CodeCompanion] %d', b))
-    vim.api.nvim_buf_set_lines(b, 0, -1, false, { '## Me', '', 'Charge by price, and say so in the notes.', '', '## CodeCompanion (Copilot)', '', '' })
-    vim.api.nvim_set_current_buf(b)
-    vim.bo[b].filetype = 'codecompanion'
-    return b
-  end,
-  write = function(b, chunk)
-    vim.bo[b].modifiable = true
-    append(b, chunk)
-    vim.bo[b].modifiable = false
-  end,
-  finish = function(b)
-    -- codecompanion's Chat:set_title
-    vim.api.nvim_buf_set_name(b, 'Charge by price')
-  end,
-}
+styles.codecompanion = lib.codecompanion('Charge by price, and say so in the notes.')
+styles.codecompanion.finish = function(b)
+  -- codecompanion's Chat:set_title
+  vim.api.nvim_buf_set_name(b, 'Charge by price')
+end
 
 styles.avante = {
   make = function()
@@ -193,13 +144,6 @@ local function apply_and_check(label, buf, elsewhere)
   check(vim.bo[buf].buftype == 'nofile', label .. ': the buffer is still nofile')
 end
 
--- Wipes buf once the client is done with it: Neovim 0.7 draws code lenses
--- that arrive for a buffer gone with an error.
-local function wipe(buf)
-  vim.wait(300)
-  vim.cmd('silent! bwipeout! ' .. buf)
-end
-
 local function chat(style)
   reset()
   local fsrb = require('fsrb')
@@ -272,20 +216,7 @@ local function chat(style)
     end
   end
   check(htext:find('calc.py', 1, true) ~= nil, label .. ': hover over a block says where it applies', htext)
-  local n = vim.api.nvim_buf_line_count(b)
-  local res = vim.lsp.buf_request_sync(b, 'textDocument/codeAction', {
-    textDocument = { uri = uri },
-    range = { start = { line = 0, character = 0 }, ['end'] = { line = n - 1, character = 0 } },
-    context = { diagnostics = {} },
-  }, 5000)
-  local all = 0
-  for _, r in pairs(res or {}) do
-    for _, a in ipairs(r.result or {}) do
-      if vim.startswith(a.title, 'Apply all blocks') then
-        all = all + 1
-      end
-    end
-  end
+  local all = lib.apply_all_offered(b)
   check(all == 1 and client ~= nil, label .. ': "Apply all blocks" offered once', tostring(all))
   local pv
   fsrb.preview(b, function(err, result) pv = { err = err, result = result } end)
