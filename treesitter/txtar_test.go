@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/fsrb/fsrb/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the want.* sections of testdata/treesitter/*.txtar")
@@ -31,61 +32,30 @@ var update = flag.Bool("update", false, "rewrite the want.* sections of testdata
 // applying the original block at that occurrence would. go test -update
 // rewrites the goldens.
 func TestTxtarCases(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "treesitter", "*.txtar"))
-	if len(files) == 0 {
-		t.Fatal("no cases")
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
+	golden.Each(t, filepath.Join("..", "testdata", "treesitter", "*.txtar"), func(t *testing.T, file string, ar *txtar.Archive) {
+		sections := map[string]string{}
+		var path string
+		for _, f := range ar.Files {
+			sections[f.Name] = string(f.Data)
+			switch f.Name {
+			case "search", "replace", "want.widen", "break.search", "break.replace", "want.syntax":
+			default:
+				path = f.Name
 			}
-			sections := map[string]string{}
-			var path string
-			for _, f := range ar.Files {
-				sections[f.Name] = string(f.Data)
-				switch f.Name {
-				case "search", "replace", "want.widen", "break.search", "break.replace", "want.syntax":
-				default:
-					path = f.Name
-				}
-			}
-			if path == "" {
-				t.Fatal("no target file")
-			}
-			content := sections[path]
-			got := map[string]string{}
-			if s, ok := sections["search"]; ok {
-				got["want.widen"] = widenCase(t, path, content, s, sections["replace"])
-			}
-			if s, ok := sections["break.search"]; ok {
-				got["want.syntax"] = syntaxCase(t, path, content, s, sections["break.replace"])
-			}
-			if *update {
-				for i, f := range ar.Files {
-					if g, ok := got[f.Name]; ok {
-						ar.Files[i].Data = []byte(g)
-						delete(got, f.Name)
-					}
-				}
-				for _, name := range []string{"want.widen", "want.syntax"} {
-					if g, ok := got[name]; ok {
-						ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(g)})
-					}
-				}
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			for name, g := range got {
-				if want := sections[name]; g != want {
-					t.Errorf("%s differs (go test -update rewrites it)\n--- got:\n%s--- want:\n%s", name, g, want)
-				}
-			}
-		})
-	}
+		}
+		if path == "" {
+			t.Fatal("no target file")
+		}
+		content := sections[path]
+		got := map[string]string{}
+		if s, ok := sections["search"]; ok {
+			got["want.widen"] = widenCase(t, path, content, s, sections["replace"])
+		}
+		if s, ok := sections["break.search"]; ok {
+			got["want.syntax"] = syntaxCase(t, path, content, s, sections["break.replace"])
+		}
+		golden.Check(t, file, ar, got, *update, "-update")
+	})
 }
 
 // widenCase renders the widenings of search in content and checks each.
