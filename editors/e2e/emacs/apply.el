@@ -5,24 +5,16 @@
 ;; WORKSPACE/change.fsrb is opened and the steps a user takes are run: the
 ;; ambiguous block's diagnostic, its quick fix for the place in `part',
 ;; "Apply all blocks", save; then again, where nothing must be written.
+(load (expand-file-name "check.el" (file-name-directory load-file-name)) nil t)
 (let* ((ws (file-name-as-directory (car command-line-args-left)))
        (app (expand-file-name "src/app.py" ws))
-       (failures 0)
        (prompts nil))
   (setq command-line-args-left nil)
   ;; What Emacs does at start-up, which --batch skips: packages (Debian's
   ;; elpa-eglot), then the init file.
   (package-activate-all)
   (load (expand-file-name "~/.emacs.d/init.el") nil t)
-  (defun check (ok what &optional detail)
-    (princ (format "[emacs %s eglot] %s %s%s\n" emacs-version (if ok "ok  " "FAIL") what
-                   (if (and (not ok) detail) (format ": %S" detail) "")))
-    (unless ok (setq failures (1+ failures))))
-  (defun wait-for (pred secs)
-    (let ((end (+ (float-time) secs)))
-      (while (and (not (funcall pred)) (< (float-time) end))
-        (accept-process-output nil 0.05))
-      (funcall pred)))
+  (setq check-tag (format "emacs %s eglot" emacs-version))
   (defun disk (file) (with-temp-buffer (insert-file-contents-literally file) (buffer-string)))
   (defun titles (actions) (mapcar (lambda (a) (plist-get a :title)) actions))
   (defun actions (beg end) (eglot-code-actions beg end nil nil))
@@ -88,4 +80,4 @@
           (when again (run-action again) (save-some-buffers t)))
         (check (equal (disk app) after) "nothing written the second time")
         (check (not (buffer-modified-p (find-buffer-visiting app))) "no unsaved edit the second time"))))
-  (kill-emacs (if (> failures 0) 1 0)))
+  (check-exit))
