@@ -22,39 +22,19 @@ local answer = table.concat(vim.fn.readfile(fixture .. case .. '.md', 'b'), '\n'
 local target = case == 'lazy' and 'src/app.py' or 'src/x.py'
 
 vim.cmd('edit ' .. target)
-vim.cmd('botright vnew')
-local b = vim.api.nvim_get_current_buf()
-vim.bo[b].buftype = 'nofile'
-vim.bo[b].bufhidden = 'hide'
-vim.bo[b].swapfile = false
+local b
 if case == 'lazy' then
-  vim.api.nvim_buf_set_name(b, string.format('[CodeCompanion] %d', b))
-  vim.api.nvim_buf_set_lines(b, 0, -1, false, { '## Me', '', 'Strip the name in greet, and add a farewell.', '', '## CodeCompanion (Copilot)', '', '' })
-  vim.bo[b].filetype = 'codecompanion'
+  b = lib.chat_buffer('[CodeCompanion] %d', { '## Me', '', 'Strip the name in greet, and add a farewell.', '', '## CodeCompanion (Copilot)', '', '' }, 'codecompanion')
 else
-  vim.api.nvim_buf_set_name(b, 'copilot-chat')
-  vim.api.nvim_buf_set_lines(b, 0, -1, false, { '# User', 'Use math.pi in both.', '', '# Copilot', '' })
-  vim.bo[b].filetype = 'copilot-chat'
+  b = lib.chat_buffer('copilot-chat', { '# User', 'Use math.pi in both.', '', '# Copilot', '' }, 'copilot-chat')
 end
 
 local function titles()
-  if vim.fn.has('nvim-0.12') == 0 then
-    require('fsrb').refresh_lenses(b)
-  end
-  return lib.titles(b)
+  return lib.lens_titles(b)
 end
 
--- stream writes answer[from..to] in chunks of 24 bytes every 40 ms.
 local function stream(from, to, next_step)
-  if from > to then
-    return next_step()
-  end
-  local chunk = answer:sub(from, math.min(from + 23, to))
-  local last = vim.api.nvim_buf_line_count(b) - 1
-  local col = #vim.api.nvim_buf_get_lines(b, last, last + 1, false)[1]
-  vim.api.nvim_buf_set_text(b, last, col, last, col, vim.split(chunk, '\n', { plain = true }))
-  vim.api.nvim_win_set_cursor(0, { vim.api.nvim_buf_line_count(b), 0 })
-  vim.defer_fn(function() stream(from + #chunk, to, next_step) end, 40)
+  lib.stream(b, answer, from, to, next_step)
 end
 
 local function go(suffix, next_step)

@@ -16,37 +16,18 @@ end
 local answer = table.concat(vim.fn.readfile(fixture .. 'answer.md', 'b'), '\n')
 
 vim.cmd('edit calc.py')
-vim.cmd('botright vnew')
-local b = vim.api.nvim_get_current_buf()
-vim.bo[b].buftype = 'nofile'
-vim.bo[b].bufhidden = 'hide'
-vim.bo[b].swapfile = false
-vim.api.nvim_buf_set_name(b, string.format('[CodeCompanion] %d', b))
-vim.api.nvim_buf_set_lines(b, 0, -1, false, { '## Me', '', 'Charge by price.', '', '## CodeCompanion (Copilot)', '', '' })
-vim.bo[b].filetype = 'codecompanion'
+local b = lib.chat_buffer('[CodeCompanion] %d', { '## Me', '', 'Charge by price.', '', '## CodeCompanion (Copilot)', '', '' }, 'codecompanion')
 
 -- Cut inside the second block, right after its divider.
 local second = answer:find('=======\n', answer:find('docs/notes.md', 1, true), true)
 local cut = second + #'=======\n' - 1
 
 local function lens_titles()
-  if vim.fn.has('nvim-0.12') == 0 then
-    require('fsrb').refresh_lenses(b)
-  end
-  return lib.titles(b)
+  return lib.lens_titles(b)
 end
 
--- stream writes answer[from..to] in chunks of 24 bytes every 40 ms.
 local function stream(from, to, next_step)
-  if from > to then
-    return next_step()
-  end
-  local chunk = answer:sub(from, math.min(from + 23, to))
-  local last = vim.api.nvim_buf_line_count(b) - 1
-  local col = #vim.api.nvim_buf_get_lines(b, last, last + 1, false)[1]
-  vim.api.nvim_buf_set_text(b, last, col, last, col, vim.split(chunk, '\n', { plain = true }))
-  vim.api.nvim_win_set_cursor(0, { vim.api.nvim_buf_line_count(b), 0 })
-  vim.defer_fn(function() stream(from + #chunk, to, next_step) end, 40)
+  lib.stream(b, answer, from, to, next_step)
 end
 
 stream(1, cut, function()

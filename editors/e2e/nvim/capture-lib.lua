@@ -1,4 +1,5 @@
--- What the tmux captures (capture-applied.lua, capture-preview.lua) share:
+-- What the tmux captures (capture-applied.lua, capture-preview.lua and the
+-- others) share:
 -- reporting to nvim-capture.sh through FSRB_CAPTURE_FLAG, polling with a
 -- timer (so that the screen keeps redrawing, which vim.wait would not),
 -- and the "farewell" quick fix of the e2e patch's ambiguous block, as a
@@ -81,6 +82,49 @@ function M.fix_ambiguous(buf, next_step)
     end
     M.poll(function() return M.ambiguous(buf) == nil end, 10000, next_step, 'the quick fix')
   end, 'the diagnostics')
+end
+
+
+-- The chat captures (capture-chat.lua, capture-answers.lua) share the
+-- chat buffer, made in a window right of the file shown, and the stream
+-- of an answer into it.
+
+-- chat_buffer opens a scratch buffer in a new window at the right, gives
+-- it the name (a %d in it is the buffer's number), lines and filetype the
+-- chat plugin sets, and returns it.
+function M.chat_buffer(name, lines, filetype)
+  vim.cmd('botright vnew')
+  local b = vim.api.nvim_get_current_buf()
+  vim.bo[b].buftype = 'nofile'
+  vim.bo[b].bufhidden = 'hide'
+  vim.bo[b].swapfile = false
+  vim.api.nvim_buf_set_name(b, string.format(name, b))
+  vim.api.nvim_buf_set_lines(b, 0, -1, false, lines)
+  vim.bo[b].filetype = filetype
+  return b
+end
+
+-- lens_titles asks for buf's lenses where Neovim does not (before 0.12)
+-- and returns their titles.
+function M.lens_titles(buf)
+  if vim.fn.has('nvim-0.12') == 0 then
+    require('fsrb').refresh_lenses(buf)
+  end
+  return M.titles(buf)
+end
+
+-- stream appends text[from..to] at the end of buf in chunks of 24 bytes
+-- every 40 ms, the cursor following, and then runs next_step.
+function M.stream(buf, text, from, to, next_step)
+  if from > to then
+    return next_step()
+  end
+  local chunk = text:sub(from, math.min(from + 23, to))
+  local last = vim.api.nvim_buf_line_count(buf) - 1
+  local col = #vim.api.nvim_buf_get_lines(buf, last, last + 1, false)[1]
+  vim.api.nvim_buf_set_text(buf, last, col, last, col, vim.split(chunk, '\n', { plain = true }))
+  vim.api.nvim_win_set_cursor(0, { vim.api.nvim_buf_line_count(buf), 0 })
+  vim.defer_fn(function() M.stream(buf, text, from + #chunk, to, next_step) end, 40)
 end
 
 return M
