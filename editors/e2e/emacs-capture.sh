@@ -6,17 +6,16 @@
 # flymake-show-diagnostics-at-end-of-line, added for the picture) and the
 # list of the buffer's diagnostics below. tmux and Chromium, as
 # nvim-capture.sh draws Neovim's.
-#   usage: emacs-capture.sh [OUT_DIR]
+#   usage: emacs-capture.sh [OUT_DIR]    (FSRB_LSP_BIN: a prebuilt server)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 out="${1:-$repo/editors/screenshots}"
 emacs30="${FSRB_E2E_CACHE:-$HOME/.cache/fsrb-e2e}/emacs-versions/emacs-trixie"
 [ -x "$emacs30" ] || { echo "emacs-capture: $emacs30 missing: run editors/e2e/setup.sh" >&2; exit 1; }
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/fsrb-emacs-capture.XXXXXX")"
+. "$here/capture.sh"
+capture_tmp emacs
 session="fsrb-emacs-capture-$$"
-trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb-lsp )
 mkdir -p "$tmp/home/.emacs.d" "$tmp/ws" "$out"
 awk '/^eglot \(built in/ {on = 1; next} on && /^```elisp$/ {inside = 1; next} inside && /^```$/ {exit} inside' \
   "$repo/editors/README.md" | sed "s|~/src/fsrb|$repo|" >"$tmp/home/.emacs.d/init.el"
@@ -38,9 +37,4 @@ tmux capture-pane -t "$session" -p | grep -q 'matches 2 places' ||
   { tmux capture-pane -t "$session" -p >&2; echo "emacs-capture: no ambiguous diagnostic on screen" >&2; exit 1; }
 tmux send-keys -t "$session" M-x 'flymake-show-buffer-diagnostics' Enter
 sleep 2
-tmux capture-pane -t "$session" -p >"$out/emacs.txt"
-tmux capture-pane -t "$session" -p -e >"$tmp/emacs.ansi"
-python3 "$here/ansi2html.py" <"$tmp/emacs.ansi" >"$tmp/emacs.html"
-chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
-  --window-size=1020,$((rows * 18 + 20)) --screenshot="$out/emacs.png" "file://$tmp/emacs.html" >/dev/null 2>&1
-echo "wrote $out/emacs.txt and $out/emacs.png"
+shoot emacs "$rows"

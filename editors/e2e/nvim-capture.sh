@@ -32,15 +32,8 @@ out="${1:-$repo/editors/screenshots}"
 cache="${FSRB_E2E_CACHE:-$HOME/.cache/fsrb-e2e}"
 nvim_applied="${NVIM_APPLIED:-$cache/nvim-versions/nvim-forky}"
 [ -x "$nvim_applied" ] || { echo "nvim-capture: $nvim_applied missing: run editors/e2e/setup.sh" >&2; exit 1; }
-tmp="$(mktemp -d "${TMPDIR:-/tmp}/fsrb-nvim-capture.XXXXXX")"
-session=""
-trap '[ -z "$session" ] || tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/bin"
-if [ -n "${FSRB_LSP_BIN:-}" ]; then
-  cp "$FSRB_LSP_BIN" "$tmp/bin/fsrb-lsp"
-else
-  ( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb-lsp )
-fi
+. "$here/capture.sh"
+capture_tmp nvim
 ( cd "$repo" && go build -o "$tmp/bin/" ./cmd/fsrb )
 mkdir -p "$tmp/config/nvim" "$tmp/data/nvim/site/pack/fsrb/start" "$out"
 ln -s "$repo/editors/nvim" "$tmp/data/nvim/site/pack/fsrb/start/fsrb"
@@ -71,17 +64,6 @@ start() {
   session="fsrb-capture-$$-$name"
   tmux new-session -d -s "$session" -x 110 -y "$rows" \
     "cd '$tmp/ws-$name' && FSRB_CAPTURE_FLAG='$tmp/flag-$name' FSRB_CAPTURE_CASE='${CASE:-}' FSRB_CLI='$tmp/bin/fsrb' XDG_CONFIG_HOME='$tmp/config' XDG_DATA_HOME='$tmp/data' XDG_CACHE_HOME='$tmp/cache-$name' XDG_STATE_HOME='$tmp/state-$name' TERM=xterm-256color '$nvim' -i NONE -n $*"
-}
-
-# shoot NAME ROWS: the pane as text and as a PNG (ansi2html draws 18 px rows).
-shoot() {
-  local name=$1 rows=$2
-  tmux capture-pane -t "$session" -p >"$out/$name.txt"
-  tmux capture-pane -t "$session" -p -e >"$tmp/$name.ansi"
-  python3 "$here/ansi2html.py" <"$tmp/$name.ansi" >"$tmp/$name.html"
-  chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --force-device-scale-factor=1 \
-    --window-size=1020,$((rows * 18 + 20)) --screenshot="$out/$name.png" "file://$tmp/$name.html" >/dev/null 2>&1
-  echo "wrote $out/$name.txt and $out/$name.png"
 }
 
 wanted() { case " ${FSRB_CAPTURES:-nvim nvim010 nvim012 applied preview} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
