@@ -28,16 +28,7 @@ if [ -x "$wrapper" ] && "$wrapper" --version >/dev/null 2>&1; then
   exit 0
 fi
 
-mirror() {
-  local m=""
-  m=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-  if [ -z "$m" ]; then
-    m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-      awk '/^deb / && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' || true)
-  fi
-  [ -n "$m" ] || { echo "modern-emacs: no Debian mirror in this machine's apt sources" >&2; exit 1; }
-  echo "$m"
-}
+. "$(dirname "$0")/debian-unpack.sh"
 
 # emacs-nox's dependencies in trixie, and theirs, by name (ldd below says
 # if one is still missing).
@@ -47,23 +38,8 @@ libtree-sitter0.22 libxml2 zlib1g libp11-kit0 libidn2-0 libunistring5 libtasn1-6
 libhogweed6t64 libffi8 libicu76 liblzma5 libcap2 liblz4-1 libzstd1 libgcrypt20 libgpg-error0 \
 libpcre2-8-0 libisl23 libmpc3 libmpfr6 libgcc-s1 libstdc++6 libncursesw6"
 
-if ! command -v patchelf >/dev/null; then
-  echo "modern-emacs: apt-get install patchelf" >&2
-  $SUDO apt-get install -y -qq patchelf >/dev/null 2>&1 ||
-    { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq patchelf >/dev/null; }
-fi
 apt="$cache/apt-$suite"
-rm -rf "$root" "$apt"
-mkdir -p "$root" "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs"
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mirror) $suite main" >"$apt/sources.list"
-opts=(-o "Dir::Etc::sourcelist=$apt/sources.list" -o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$apt/lists"
-  -o "Dir::Cache=$apt/cache" -o APT::Architecture=amd64 -o Debug::NoLocking=1)
-[ "$(id -u)" -ne 0 ] || opts+=(-o APT::Sandbox::User=root)
-echo "modern-emacs: $suite: downloading emacs-nox and its libraries" >&2
-apt-get "${opts[@]}" -qq update >&2
-( cd "$apt/debs" && for p in $pkgs; do apt-get "${opts[@]}" -qq download "$p/$suite" >/dev/null 2>&1 || true; done )
-ls "$apt/debs"/emacs-nox_*.deb >/dev/null 2>&1 || { echo "modern-emacs: $suite: no emacs-nox package downloaded" >&2; exit 1; }
-for d in "$apt/debs"/*.deb; do dpkg-deb -x "$d" "$root"; done
+unpack_suite modern-emacs "$suite" "$root" "$apt" emacs-nox "$pkgs"
 lib="$root/usr/lib/x86_64-linux-gnu"
 patchelf --set-interpreter "$lib/ld-linux-x86-64.so.2" --force-rpath \
   --set-rpath "$lib:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu" "$root/usr/bin/emacs-nox"

@@ -22,17 +22,7 @@ mkdir -p "$cache"
 cache="$(cd "$cache" && pwd)"
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
-mirror() {
-  local m=""
-  # deb822 sources (Debian 12's default), then one-line sources.
-  m=$(awk '/^URIs:/ && $2 !~ /security/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
-  if [ -z "$m" ]; then
-    m=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
-      awk '/^deb / && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' || true)
-  fi
-  [ -n "$m" ] || { echo "modern-nvim: no Debian mirror in this machine's apt sources" >&2; exit 1; }
-  echo "$m"
-}
+. "$(dirname "$0")/debian-unpack.sh"
 
 # What nvim 0.10/0.12 link to, by the names the suites use (a name a suite
 # lacks is skipped; ldd below says if anything is still missing).
@@ -48,24 +38,8 @@ for suite in $suites; do
     echo "$wrapper"
     continue
   fi
-  if ! command -v patchelf >/dev/null; then
-    echo "modern-nvim: apt-get install patchelf" >&2
-    $SUDO apt-get install -y -qq patchelf >/dev/null 2>&1 ||
-      { $SUDO apt-get update -qq && $SUDO apt-get install -y -qq patchelf >/dev/null; }
-  fi
-  m="${m:-$(mirror)}"
   apt="$cache/apt-$suite"
-  rm -rf "$root" "$apt"
-  mkdir -p "$root" "$apt/lists/partial" "$apt/cache/archives/partial" "$apt/debs"
-  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $m $suite main" >"$apt/sources.list"
-  opts=(-o "Dir::Etc::sourcelist=$apt/sources.list" -o Dir::Etc::sourceparts=- -o "Dir::State::Lists=$apt/lists"
-    -o "Dir::Cache=$apt/cache" -o APT::Architecture=amd64 -o Debug::NoLocking=1)
-  [ "$(id -u)" -ne 0 ] || opts+=(-o APT::Sandbox::User=root)
-  echo "modern-nvim: $suite: downloading neovim and its libraries" >&2
-  apt-get "${opts[@]}" -qq update >&2
-  ( cd "$apt/debs" && for p in $pkgs; do apt-get "${opts[@]}" -qq download "$p/$suite" >/dev/null 2>&1 || true; done )
-  ls "$apt/debs"/neovim_*.deb >/dev/null 2>&1 || { echo "modern-nvim: $suite: no neovim package downloaded" >&2; exit 1; }
-  for d in "$apt/debs"/*.deb; do dpkg-deb -x "$d" "$root"; done
+  unpack_suite modern-nvim "$suite" "$root" "$apt" neovim "$pkgs"
   lib="$root/usr/lib/x86_64-linux-gnu"
   patchelf --set-interpreter "$lib/ld-linux-x86-64.so.2" \
     --set-rpath "$lib:/usr/lib/x86_64-linux-gnu:/lib/x86_64-linux-gnu" "$root/usr/bin/nvim"
