@@ -29,14 +29,6 @@ else
   b = lib.chat_buffer('copilot-chat', { '# User', 'Use math.pi in both.', '', '# Copilot', '' }, 'copilot-chat')
 end
 
-local function titles()
-  return lib.lens_titles(b)
-end
-
-local function stream(from, to, next_step)
-  lib.stream(b, answer, from, to, next_step)
-end
-
 local function go(suffix, next_step)
   lib.poll(function() return vim.fn.filereadable(flag .. suffix) == 1 end, 30000, next_step, 'the go-ahead')
 end
@@ -49,7 +41,7 @@ local function apply(n)
   lib.poll(function() return edited end, 10000, function()
     vim.cmd('silent wall')
     lib.poll(function()
-      local t = titles()
+      local t = lib.lens_titles(b)
       local _, count = t:gsub('applied at', '')
       return count == n and t:find('Revert all', 1, true) ~= nil
     end, 10000, function()
@@ -63,13 +55,13 @@ end
 if case == 'lazy' then
   -- Cut inside the block, after greet's new first line.
   local cut = answer:find('    message', answer:find('name.strip()', 1, true), true) - 1
-  stream(1, cut, function()
-    lib.poll(function() return titles():find('#1 incomplete', 1, true) ~= nil end, 10000, function()
+  lib.stream(b, answer, 1, cut, function()
+    lib.poll(function() return lib.lens_titles(b):find('#1 incomplete', 1, true) ~= nil end, 10000, function()
       vim.cmd('echo ""')
       lib.flag('mid')
       go('.go', function()
-        stream(cut + 1, #answer, function()
-          lib.poll(function() return titles():find('#1 applies', 1, true) ~= nil end, 10000, function()
+        lib.stream(b, answer, cut + 1, #answer, function()
+          lib.poll(function() return lib.lens_titles(b):find('#1 applies', 1, true) ~= nil end, 10000, function()
             vim.cmd('echo ""')
             lib.flag('done')
             go('.go2', function() apply(1) end)
@@ -79,8 +71,8 @@ if case == 'lazy' then
     end, '"#1 incomplete"')
   end)
 else
-  stream(1, #answer, function()
-    lib.poll(function() return titles():find('#2 applies', 1, true) ~= nil end, 10000, function()
+  lib.stream(b, answer, 1, #answer, function()
+    lib.poll(function() return lib.lens_titles(b):find('#2 applies', 1, true) ~= nil end, 10000, function()
       apply(2)
     end, 'the lenses of both ranges')
   end)

@@ -22,21 +22,13 @@ local b = lib.chat_buffer('[CodeCompanion] %d', { '## Me', '', 'Charge by price.
 local second = answer:find('=======\n', answer:find('docs/notes.md', 1, true), true)
 local cut = second + #'=======\n' - 1
 
-local function lens_titles()
-  return lib.lens_titles(b)
-end
-
-local function stream(from, to, next_step)
-  lib.stream(b, answer, from, to, next_step)
-end
-
-stream(1, cut, function()
-  lib.poll(function() return lens_titles():find('#2 incomplete', 1, true) ~= nil end, 10000, function()
+lib.stream(b, answer, 1, cut, function()
+  lib.poll(function() return lib.lens_titles(b):find('#2 incomplete', 1, true) ~= nil end, 10000, function()
     vim.cmd('echo ""')
     lib.flag('mid')
     lib.poll(function() return vim.fn.filereadable(os.getenv('FSRB_CAPTURE_FLAG') .. '.go') == 1 end, 30000, function()
-      stream(cut + 1, #answer, function()
-        lib.poll(function() return lens_titles():find('#2 applies', 1, true) ~= nil end, 10000, function()
+      lib.stream(b, answer, cut + 1, #answer, function()
+        lib.poll(function() return lib.lens_titles(b):find('#2 applies', 1, true) ~= nil end, 10000, function()
           vim.cmd('echo ""')
           lib.flag('done')
         end, 'the lens of the second block')
