@@ -66,9 +66,9 @@ func streamShapes(quick bool) []streamShape {
 		{"W8-dense", 50, "5", gen.DenseAnswer, false},
 		{"W8-dense", 500, "50", gen.DenseAnswer, true},
 		{"W8-dense", 500, "50", gen.DenseAnswer, false},
-		// Lazy code blocks, as chat tools ask for them, five a file.
-		{"W8-lazy", 50, "5", gen.LazyAnswer, true},
-		{"W8-lazy", 500, "5", gen.LazyAnswer, true},
+		// Lazy code blocks, as chat tools ask for them, ten a file as in W8.
+		{"W8-lazy", 50, "10", gen.LazyAnswer, true},
+		{"W8-lazy", 500, "10", gen.LazyAnswer, true},
 	}
 	if quick {
 		shapes = []streamShape{shapes[0], shapes[2]}

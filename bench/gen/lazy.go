@@ -6,18 +6,18 @@ import (
 )
 
 // LazyAnswer is a chat answer as chat tools ask for it: n code blocks
-// naming their file, five a file of 300 lines, each a method shown
-// without its class, its body's first lines left to an omission marker
-// and its return line rewritten (a comment added). W8 streams it beside
-// DenseAnswer's SEARCH/REPLACE blocks of the same count.
+// naming their file, ten a file of 500 lines (Answer's spread), each a
+// method shown without its class, its body's first lines left to an
+// omission marker and its return line rewritten (a comment added). W8
+// streams it beside Answer's SEARCH/REPLACE blocks of the same count.
 func LazyAnswer(n int) *Workload {
-	const perFile = 5
+	const perFile = 10
 	w := &Workload{Name: "W8", Desc: fmt.Sprintf("a chat answer of %d lazy code blocks, %d a file", n, perFile), WantOK: true}
 	var b strings.Builder
 	b.WriteString("Here are the changes.\n\n")
 	for f, done := 0, 0; done < n; f++ {
 		name := fmt.Sprintf("pkg/lazy%03d.py", f)
-		lines := Code(300, int64(500+f))
+		lines := Code(500, int64(500+f))
 		w.add(name, JoinLines(lines))
 		count := map[string]int{}
 		for _, l := range lines {
