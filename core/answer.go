@@ -92,12 +92,7 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 		shape = ShapeLineRange
 		from, to, repl, err = v.lineRange(b, t, file)
 	default:
-		r := resolver{v: v, b: b, path: b.Path, file: file, block: splitKeep(b.Replace), marks: map[int]bool{}}
-		for _, m := range b.Omissions {
-			r.marks[m] = true
-		}
-		r.fileItems, r.outlined = r.outline(text)
-		r.blockItems, _ = r.outlineBlock()
+		r := v.resolver(b, file, text)
 		var lines []string
 		if len(b.Omissions) == 0 && withEOL(b.Replace) == text {
 			shape, lines = ShapeWholeFile, file // it holds exactly the block
@@ -169,13 +164,7 @@ func (v *validator) stable(b *Block, file, lines []string) *snippetRefusal {
 	if slices.Equal(file, lines) {
 		return nil
 	}
-	again := resolver{v: v, b: b, path: b.Path, file: lines, block: splitKeep(b.Replace), marks: map[int]bool{}}
-	for _, m := range b.Omissions {
-		again.marks[m] = true
-	}
-	text := strings.Join(lines, "")
-	again.fileItems, again.outlined = again.outline(text)
-	again.blockItems, _ = again.outlineBlock()
+	again := v.resolver(b, lines, strings.Join(lines, ""))
 	_, next, err := again.resolve()
 	if err == nil {
 		fixEOL(next)

@@ -116,13 +116,13 @@ func paired(steps []step) bool {
 }
 
 // firstDelta is the indentation change of the first paired item.
-func (r *resolver) firstDelta(F, B []Item, steps []step) indent {
+func (r *resolver) firstDelta(F, B []Item, steps []step) indentDelta {
 	for _, s := range steps {
 		if !s.marker && s.fj >= 0 {
-			return indentFrom(r.block[B[s.bi].Start], r.file[F[s.fj].Start])
+			return blockIndent(r.block[B[s.bi].Start], r.file[F[s.fj].Start])
 		}
 	}
-	return indent{}
+	return indentDelta{}
 }
 
 // pairs reports whether block item b may rewrite file item f, and whether
@@ -459,12 +459,13 @@ func (r *resolver) blockLines(out []string, from, to int) []string {
 	if from >= to {
 		return out
 	}
-	for _, l := range r.block[from:to] {
-		if !r.marks[from] {
-			out = append(out, r.delta.apply(l))
+	n := len(out)
+	for i, l := range r.block[from:to] {
+		if !r.marks[from+i] {
+			out = append(out, l)
 		}
-		from++
 	}
+	copy(out[n:], r.delta.apply(out[n:]))
 	return out
 }
 

@@ -22,41 +22,32 @@ type resolver struct {
 
 	out   []string // the new lines, as emitted
 	kept  []Kept
-	place [2]int // the file lines of the items it pairs with, for messages
-	delta indent // from the block's indentation to the file's
+	place [2]int      // the file lines of the items it pairs with, for messages
+	delta indentDelta // from the block's indentation to the file's
 }
 
-// indent turns a block line's indentation into the file's: the block may
-// show a method without its class, less indented than the file has it.
-type indent struct {
-	add string
-	cut int
+// resolver is a resolver of b on the file's lines (text joined), its
+// block's and its file's items outlined.
+func (v *validator) resolver(b *Block, file []string, text string) *resolver {
+	r := &resolver{v: v, b: b, path: b.Path, file: file, block: splitKeep(b.Replace), marks: map[int]bool{}}
+	for _, m := range b.Omissions {
+		r.marks[m] = true
+	}
+	r.fileItems, r.outlined = r.outline(text)
+	r.blockItems, _ = r.outlineBlock()
+	return r
 }
 
-func (d indent) apply(l string) string {
-	if strings.TrimSpace(l) == "" {
-		return l
+// blockIndent is the re-indentation from a block line to the file line
+// it pairs with: the block may show a method without its class, less
+// indented than the file has it. The fuzzy ladder's rule: a difference
+// that mixes tabs and spaces is none.
+func blockIndent(blockLine, fileLine string) indentDelta {
+	dl, mixed := newIndentDelta(blockLine, fileLine)
+	if mixed != "" {
+		return indentDelta{}
 	}
-	if d.cut > 0 {
-		n := min(d.cut, len(l)-len(strings.TrimLeft(l, " \t")))
-		l = l[n:]
-	}
-	return d.add + l
-}
-
-func leading(l string) string { return l[:len(l)-len(strings.TrimLeft(l, " \t"))] }
-
-// indentFrom is the change that turns the block line's indentation into
-// the file line's.
-func indentFrom(blockLine, fileLine string) indent {
-	bi, fi := leading(blockLine), leading(fileLine)
-	switch {
-	case strings.HasPrefix(fi, bi):
-		return indent{add: fi[len(bi):]}
-	case strings.HasPrefix(bi, fi):
-		return indent{cut: len(bi) - len(fi)}
-	}
-	return indent{}
+	return dl
 }
 
 // touch widens the place to the file lines [from, to).
@@ -247,8 +238,10 @@ func (r *resolver) isComment(lines []string, it Item) bool {
 		return false
 	}
 	for _, l := range lines[it.Start:it.End] {
+		// A whole-line comment of any form the parser knows (commentForms),
+		// or the " * ..." lines inside a block comment.
 		t := strings.TrimSpace(l)
-		if !(strings.HasPrefix(t, "//") || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") || strings.HasPrefix(t, "--") || strings.HasPrefix(t, "<!--")) {
+		if _, ok := uncomment(t); !ok && !strings.HasPrefix(t, "*") {
 			return false
 		}
 	}
@@ -337,11 +330,7 @@ func (r *resolver) definitions() *snippetRefusal {
 		if it.Lead < it.Start {
 			from, bs = f.Lead, it.Lead
 		}
-		d := indentFrom(r.block[it.Start], r.file[f.Start])
-		var lines []string
-		for _, l := range r.block[bs:it.End] {
-			lines = append(lines, d.apply(l))
-		}
+		lines := blockIndent(r.block[it.Start], r.file[f.Start]).apply(r.block[bs:it.End])
 		sp = append(sp, splice{from, f.End, lines})
 		r.touch(from, f.End)
 	}

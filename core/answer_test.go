@@ -25,7 +25,7 @@ func indentOutline(path, text string) ([]Item, bool) {
 			t := strings.TrimSpace(l)
 			it := Item{Lead: i, Start: i}
 			j := i + 1
-			for j < to && (strings.TrimSpace(lines[j]) == "" || len(leading(lines[j])) > len(leading(l))) {
+			for j < to && (strings.TrimSpace(lines[j]) == "" || len(leadOf(lines[j])) > len(leadOf(l))) {
 				j++
 			}
 			for j > i+1 && strings.TrimSpace(lines[j-1]) == "" {
@@ -42,7 +42,7 @@ func indentOutline(path, text string) ([]Item, bool) {
 			}
 			if j > i+1 && strings.HasSuffix(t, ":") {
 				it.Head, it.Tail = i+1, j
-				it.Kids = build(i+1, j, leading(lines[i+1]))
+				it.Kids = build(i+1, j, leadOf(lines[i+1]))
 			} else {
 				it.Head, it.Tail = j, j
 			}
