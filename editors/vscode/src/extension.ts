@@ -15,6 +15,7 @@ import { Preview } from './preview';
 import { FsrbCapabilities } from './capabilities';
 import { ClipboardPatches, applyingCommands } from './clipboard';
 import { registerMcpProvider } from './mcp';
+import { setLensClient } from './lenses';
 
 let client: LanguageClient | undefined;
 let output: vscode.LogOutputChannel;
@@ -159,6 +160,7 @@ async function startClient(context: vscode.ExtensionContext): Promise<void> {
   c.registerFeature(new FsrbCapabilities());
   client = c;
   status.setClient(c);
+  setLensClient(c);
   context.subscriptions.push(
     c.onDidChangeState((e) => {
       if (e.newState === State.Stopped) status.refresh();
@@ -186,6 +188,7 @@ async function stopClient(): Promise<void> {
   const c = client;
   client = undefined;
   status.setClient(undefined);
+  setLensClient(undefined);
   if (c) {
     try {
       await c.stop(2000);

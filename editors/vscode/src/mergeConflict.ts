@@ -48,8 +48,17 @@ export class MergeConflictGuard implements vscode.Disposable {
     return on && vscode.window.visibleTextEditors.some((e) => this.isPatch(e.document));
   }
 
-  private schedule(delay = 50) {
+  // Opening a patch from another in the same editor group hides the first
+  // before it shows the second, and on a busy machine the extension host
+  // sees the moment in between with no patch visible. Restoring the
+  // settings then brings merge-conflict's lenses and colours onto the
+  // patch being opened, and switching them off again makes the editor drop
+  // and redraw every lens twice more (the lenses blink). So a patch coming
+  // into view is acted on at once, and the last one going out of view only
+  // once no patch came back for a while.
+  private schedule(delay?: number) {
     if (this.timer) clearTimeout(this.timer);
+    delay ??= this.wanted() ? 50 : 1000;
     this.timer = setTimeout(() => {
       this.chain = this.chain.then(() => this.sync()).catch((err) => this.log.appendLine(`[fsrb] merge-conflict switch: ${err}`));
     }, delay);
