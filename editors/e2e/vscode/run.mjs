@@ -95,6 +95,24 @@ async function pollSteady(fn, ms, hold = 1500, step = 200) {
   }
 }
 
+// lensRows is one look at the code lenses of a locator: each line's lenses
+// as VS Code draws them ("#2 applies at x.txt:2 | Apply | Skip block"), the
+// lines apart with " || ". (innerText breaks the line around each lens's
+// separator, which a failed check's message folded into "| | |", as if
+// some titles were empty.)
+const lensRows = async (lenses) => (await lenses.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim()).join(' || ');
+
+// seeLenses looks at the lenses until want holds of a look, for ms at most,
+// and gives that look (or the last): a check judges, and reports, the very
+// look it waited for. An editor drops and redraws its lenses whenever its
+// providers change, and a second look taken just after the one that passed
+// may fall in that moment and find none.
+async function seeLenses(lensText, want, ms) {
+  let look = '';
+  await poll(async () => want((look = await lensText())), ms);
+  return look;
+}
+
 const shot = async (page, name) => {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, name) });
@@ -138,9 +156,9 @@ async function main() {
 
     // Our code lenses are there; the merge-conflict extension's are not.
     const lenses = page.locator('.monaco-editor .codelens-decoration');
-    await poll(async () => /#1 applies/.test((await lenses.allInnerTexts()).join('|')), 20000);
-    const lensText = () => lenses.allInnerTexts().then((t) => t.join(' | '));
-    check(/#1 applies at README\.md/.test(await lensText()), 'code lens "#1 applies at README.md:3"', await lensText());
+    const lensText = () => lensRows(lenses);
+    let look = await seeLenses(lensText, (t) => /#1 applies at README\.md/.test(t), 20000);
+    check(/#1 applies at README\.md/.test(look), 'code lens "#1 applies at README.md:3"', look);
     const userSettings = join(env('FSRB_UD'), 'User', 'settings.json');
     const off = () => /"merge-conflict\.codeLens\.enabled": false/.test(readFileSync(userSettings, 'utf8'));
     await poll(off, 15000);
@@ -240,8 +258,8 @@ async function main() {
     check(!/matches 2 places/.test(await markers.innerText()), 'Problems: the ambiguous diagnostic went away', await markers.innerText());
     await poll(async () => /5\/5 blocks apply/.test(await statusItem.innerText()), 15000);
     check(/fsrb: 5\/5 blocks apply/.test(await statusItem.innerText()), 'status bar: "fsrb: 5/5 blocks apply"', await statusItem.innerText());
-    await poll(async () => /#2 applies at src\/app\.py:9/.test(await lensText()), 10000);
-    check(/#2 applies at src\/app\.py:9/.test(await lensText()), 'code lens of block #2 follows: "#2 applies at src/app.py:9"', await lensText());
+    look = await seeLenses(lensText, (t) => /#2 applies at src\/app\.py:9/.test(t), 10000);
+    check(/#2 applies at src\/app\.py:9/.test(look), 'code lens of block #2 follows: "#2 applies at src/app.py:9"', look);
 
     // The server follows unsaved target buffers: an edit typed into
     // src/app.py (not saved) shows in the patch's lens at once, and the
@@ -250,8 +268,8 @@ async function main() {
     await goToLine(page, 10);
     await page.keyboard.press('End');
     await page.keyboard.type('  # edited');
-    await poll(async () => /#2 not found/.test(await lensText()), 10000);
-    check(/#2 not found/.test(await lensText()), 'an unsaved edit of src/app.py: the lens of block #2 says "not found"', await lensText());
+    look = await seeLenses(lensText, (t) => /#2 not found/.test(t), 10000);
+    check(/#2 not found/.test(look), 'an unsaved edit of src/app.py: the lens of block #2 says "not found"', look);
     check(readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(BEFORE, 'src', 'app.py'))), 'the edit is not on disk',
       diffLines(readFileSync(join(BEFORE, 'src', 'app.py'), 'utf8'), readFileSync(join(WS, 'src', 'app.py'), 'utf8')));
     const resources = () => markers.locator('.monaco-list-row[aria-level="1"]').allInnerTexts();
@@ -259,8 +277,8 @@ async function main() {
     check((await resources()).every((t) => /change\.fsrb/.test(t)), 'Problems: only the patch has problems (nothing for the synchronized src/app.py)', (await resources()).join(' | '));
     for (let i = 0; i < '  # edited'.length; i++) await page.keyboard.press('Backspace');
     await runCommand(page, 'File: Save');
-    await poll(async () => /#2 applies at src\/app\.py:9/.test(await lensText()), 10000);
-    check(/#2 applies at src\/app\.py:9/.test(await lensText()), 'the edit removed and saved: the lens of block #2 applies again', await lensText());
+    look = await seeLenses(lensText, (t) => /#2 applies at src\/app\.py:9/.test(t), 10000);
+    check(/#2 applies at src\/app\.py:9/.test(look), 'the edit removed and saved: the lens of block #2 applies again', look);
     // The lens follows the buffer, which may come before the save lands.
     await poll(() => readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(BEFORE, 'src', 'app.py'))), 10000);
     check(readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(BEFORE, 'src', 'app.py'))), 'src/app.py on disk as before');
@@ -312,8 +330,9 @@ async function main() {
     const allApplied = async () => { const b = await blockLenses(); return b.length === 5 && b.every((t) => /^#\d+ applied\b/.test(t)); };
     await poll(allApplied, 15000, 500);
     check(await allApplied(), 'code lenses: each of the 5 blocks says "#N applied …"', (await blockLenses()).join(' | '));
-    check(!/applies at|creates |deletes |Apply all/.test(await lensText()), 'no stale lens ("applies at", "Apply all") after Apply all', await lensText());
-    check(/Revert all blocks/.test(await lensText()), 'lens "Revert all blocks" over the applied patch', await lensText());
+    look = await seeLenses(lensText, (t) => /Revert all blocks/.test(t), 10000);
+    check(!/applies at|creates |deletes |Apply all/.test(look), 'no stale lens ("applies at", "Apply all") after Apply all', look);
+    check(/Revert all blocks/.test(look), 'lens "Revert all blocks" over the applied patch', look);
     await poll(async () => /^fsrb: applied$/.test((await fsrbItem.innerText().catch(() => '')).trim()), 15000);
     check(/^fsrb: applied$/.test((await fsrbItem.innerText().catch(() => '')).trim()), 'status bar: "fsrb: applied"', await fsrbItem.innerText().catch(() => '(no status item)'));
     check(!/warning-kind|error-kind/.test(await fsrbItem.getAttribute('class')), 'status bar: "fsrb: applied" not in warning colours', await fsrbItem.getAttribute('class'));
@@ -383,8 +402,8 @@ async function main() {
     check(!existsSync(join(WS, 'docs')), '"Revert all blocks": docs/guide/ and docs/, created for usage.md and left empty, removed');
     await poll(async () => /5\/5 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 15000);
     check(/fsrb: 5\/5 blocks apply/.test(await fsrbItem.innerText().catch(() => '')), 'status bar after the revert: "fsrb: 5/5 blocks apply"', await fsrbItem.innerText().catch(() => ''));
-    await poll(async () => /#1 applies at README\.md:3/.test(await lensText()), 10000);
-    check(/#1 applies at README\.md:3/.test(await lensText()), 'lens after the revert: "#1 applies at README.md:3"', await lensText());
+    look = await seeLenses(lensText, (t) => /#1 applies at README\.md:3/.test(t), 10000);
+    check(/#1 applies at README\.md:3/.test(look), 'lens after the revert: "#1 applies at README.md:3"', look);
 
     // The same patch applied and reverted on disk by the fsrb command line
     // (ondisk.mjs).
@@ -501,8 +520,8 @@ async function main() {
     }
     await page.keyboard.press('Enter');
     await page.waitForSelector('.tab.active:has-text("typo.fsrb")');
-    await poll(async () => /#1 not found \(closest: line 9, 97% similar\)/.test(await lensText()), 15000);
-    check(/#1 not found \(closest: line 9, 97% similar\)/.test(await lensText()), 'typo.fsrb: lens "#1 not found (closest: line 9, 97% similar)"', await lensText());
+    look = await seeLenses(lensText, (t) => /#1 not found \(closest: line 9, 97% similar\)/.test(t), 15000);
+    check(/#1 not found \(closest: line 9, 97% similar\)/.test(look), 'typo.fsrb: lens "#1 not found (closest: line 9, 97% similar)"', look);
     await goToLine(page, 3);
     await runCommand(page, 'Show or Focus Hover');
     // (The diagnostic's part comes first in the hover; ours follows once
@@ -531,8 +550,8 @@ async function main() {
     if (check((await useClosest.count()) === 1, 'quick fix "Use the closest place as SEARCH (lines 9-11, 97% similar)" offered', closestItems.join(' | '))) {
       await shot(page, 'vscode-quickfix-closest.png');
       await useClosest.click();
-      await poll(async () => /#1 applies at src\/app\.py:9/.test(await lensText()), 10000);
-      check(/#1 applies at src\/app\.py:9/.test(await lensText()), 'after the fix the block applies: "#1 applies at src/app.py:9"', await lensText());
+      look = await seeLenses(lensText, (t) => /#1 applies at src\/app\.py:9/.test(t), 10000);
+      check(/#1 applies at src\/app\.py:9/.test(look), 'after the fix the block applies: "#1 applies at src/app.py:9"', look);
       check(readFileSync(join(WS, 'src', 'app.py')).equals(readFileSync(join(EXPECTED, 'src', 'app.py'))), 'the fix changed the patch only: src/app.py untouched');
     } else {
       await page.keyboard.press('Escape');
@@ -574,10 +593,10 @@ async function skipReview(page) {
   await page.waitForSelector('.tab.active:has-text("review.fsrb")');
   const editor = page.locator('.editor-instance .monaco-editor').first();
   const lenses = editor.locator('.codelens-decoration');
-  const lensText = () => lenses.allInnerTexts().then((t) => t.join(' | '));
-  await poll(async () => /#2 applies at review\/x\.txt:2/.test(await lensText()) && /Skip block/.test(await lensText()), 15000);
-  check(/#2 applies at review\/x\.txt:2[\s|]*Apply[\s|]*Skip block/.test(await lensText()),
-    'review.fsrb: block #2 has the lenses "#2 applies at review/x.txt:2 | Apply | Skip block"', await lensText());
+  const lensText = () => lensRows(lenses);
+  let look = await seeLenses(lensText, (t) => /#2 applies at review\/x\.txt:2/.test(t) && /Skip block/.test(t), 15000);
+  check(/#2 applies at review\/x\.txt:2 \| Apply \| Skip block/.test(look),
+    'review.fsrb: block #2 has the lenses "#2 applies at review/x.txt:2 | Apply | Skip block"', look);
   const skip = lenses.filter({ hasText: '#2 applies at review/x.txt' }).locator('a', { hasText: 'Skip block' });
   await skip.first().click();
   log('     clicked the "Skip block" lens of block #2');
@@ -586,8 +605,8 @@ async function skipReview(page) {
   const status = () => statusItem.first().innerText({ timeout: 2000 }).catch(() => '');
   await poll(async () => /fsrb: ready: 2 of 3 blocks, #2 skipped/.test(await status()), 15000);
   check(/fsrb: ready: 2 of 3 blocks, #2 skipped/.test(await status()), 'status bar: "fsrb: ready: 2 of 3 blocks, #2 skipped"', await status());
-  await poll(async () => /#2 skipped/.test(await lensText()) && /Include block/.test(await lensText()), 10000);
-  check(/#2 skipped[\s|]*Include block/.test(await lensText()), 'block #2\'s lenses: "#2 skipped | Include block"', await lensText());
+  look = await seeLenses(lensText, (t) => /#2 skipped/.test(t) && /Include block/.test(t), 10000);
+  check(/#2 skipped \| Include block/.test(look), 'block #2\'s lenses: "#2 skipped | Include block"', look);
   await shot(page, 'vscode-skip-block.png');
   const applyAll = lenses.locator('a', { hasText: 'Apply all blocks' });
   await applyAll.first().click();
@@ -613,9 +632,9 @@ async function skipReview(page) {
   await page.waitForSelector('.tab.active:has-text("review.fsrb")');
   await poll(async () => /fsrb: applied: 2 of 3 blocks, #2 skipped/.test(await status()), 15000);
   check(/fsrb: applied: 2 of 3 blocks, #2 skipped/.test(await status()), 'status bar after Apply all: "fsrb: applied: 2 of 3 blocks, #2 skipped"', await status());
-  await poll(async () => /Revert all blocks/.test(await lensText()) && /#2 skipped/.test(await lensText()), 10000);
-  check(/Revert all blocks/.test(await lensText()) && /#2 skipped/.test(await lensText()) && !/Apply all blocks/.test(await lensText()),
-    'lenses after Apply all: "Revert all blocks", "#2 skipped", no "Apply all blocks"', await lensText());
+  look = await seeLenses(lensText, (t) => /Revert all blocks/.test(t) && /#2 skipped/.test(t), 10000);
+  check(/Revert all blocks/.test(look) && /#2 skipped/.test(look) && !/Apply all blocks/.test(look),
+    'lenses after Apply all: "Revert all blocks", "#2 skipped", no "Apply all blocks"', look);
 }
 
 // "fsrb: Apply from clipboard": a chat answer copied in the browser opens
@@ -808,10 +827,10 @@ async function copilotAnswerStep(page, context) {
     await fsrbItem.first().innerText().catch(() => '(no status item)'));
   // Its lens names the shape; the hints at its markers, the lines they keep.
   const lenses = page.locator('.monaco-editor .codelens-decoration');
-  const lensText = () => lenses.allInnerTexts().then((t) => t.join(' | '));
-  await poll(async () => /#1 applies at src\/x\.ts:\d+ \(lazy\)/.test(await lensText()), 15000);
-  check(/#1 applies at src\/x\.ts:\d+ \(lazy\)/.test(await lensText()) && !/fuzzy/.test(await lensText()),
-    'the Copilot answer\'s lens: "#1 applies at src/x.ts:N (lazy)"', await lensText());
+  const lensText = () => lensRows(lenses);
+  const look = await seeLenses(lensText, (t) => /#1 applies at src\/x\.ts:\d+ \(lazy\)/.test(t), 15000);
+  check(/#1 applies at src\/x\.ts:\d+ \(lazy\)/.test(look) && !/fuzzy/.test(look),
+    'the Copilot answer\'s lens: "#1 applies at src/x.ts:N (lazy)"', look);
   // (The editor draws spaces, and a hint's, as no-break spaces.)
   const answerText = () => page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()
     .then((t) => t.replace(/\u00a0/g, ' '), () => '');
