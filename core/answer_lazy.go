@@ -129,7 +129,7 @@ func (r *resolver) firstDelta(F, B []Item, steps []step) indentDelta {
 // by equal text.
 func (r *resolver) pairs(b, f Item) (ok, equal bool) {
 	marked := r.hasMarker(b)
-	if !marked && textOf(r.block, b) == textOf(r.file, f) {
+	if !marked && b.End-b.Start == f.End-f.Start && textOf(r.block, b) == textOf(r.file, f) {
 		return true, true
 	}
 	if b.Definition() || f.Definition() {
@@ -150,16 +150,22 @@ func (r *resolver) align(F, B []Item) ([]step, *snippetRefusal) {
 		steps[i] = step{bi: i, marker: r.isMarker(it), fj: -1}
 	}
 	// Anchors: text that stands once in the block and once in the scope,
-	// in an order both agree on.
-	fileText := map[string][]int{}
-	for j, f := range F {
-		t := textOf(r.file, f)
-		fileText[t] = append(fileText[t], j)
-	}
+	// in an order both agree on. Equal text has as many lines: only the
+	// scope's items of a length some block item has are read, not every
+	// class of a file a method's block is aligned against.
 	blockText := map[string]int{}
+	lengths := map[int]bool{}
 	for i, it := range B {
 		if !steps[i].marker && !r.hasMarker(it) {
 			blockText[textOf(r.block, it)]++
+			lengths[it.End-it.Start] = true
+		}
+	}
+	fileText := map[string][]int{}
+	for j, f := range F {
+		if lengths[f.End-f.Start] {
+			t := textOf(r.file, f)
+			fileText[t] = append(fileText[t], j)
 		}
 	}
 	var cand []step

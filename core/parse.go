@@ -94,10 +94,11 @@ func parseSearchReplace(text string, lines []line, opt ParseOptions) *Patch {
 	// marker holds "SEARCH" or "NEW_FILE"; a text full of those words
 	// reserves at most 4,096, and appends grow past that.
 	// With snippets, every other fence line may open one instead (or be
-	// the fence around a SEARCH block).
+	// the fence around a SEARCH block), the last one still open while an
+	// answer streams in.
 	n := strings.Count(text, "SEARCH") + strings.Count(text, "NEW_FILE")
 	if opt.Snippets {
-		n = max(n, strings.Count(text, "```")/2)
+		n = max(n, (strings.Count(text, "```")+1)/2)
 	}
 	p.patch.Blocks = make([]Block, 0, min(4096, n))
 	p.run()
