@@ -69,6 +69,9 @@ func streamShapes(quick bool) []streamShape {
 		// Lazy code blocks, as chat tools ask for them, ten a file as in W8.
 		{"W8-lazy", 50, "10", gen.LazyAnswer, true},
 		{"W8-lazy", 500, "10", gen.LazyAnswer, true},
+		// The same edits as SEARCH/REPLACE blocks: the format's cost apart.
+		{"W8-lazy", 50, "10", gen.LazyTwinAnswer, true},
+		{"W8-lazy", 500, "10", gen.LazyTwinAnswer, true},
 	}
 	if quick {
 		shapes = []streamShape{shapes[0], shapes[2]}

@@ -84,6 +84,9 @@ func BenchmarkStreamChunk(b *testing.B) {
 	for _, n := range []int{50, 500} {
 		b.Run(fmt.Sprint("lazy", n), func(b *testing.B) { benchStream(b, gen.LazyAnswer(n)) })
 	}
+	for _, n := range []int{50, 500} {
+		b.Run(fmt.Sprint("lazytwin", n), func(b *testing.B) { benchStream(b, gen.LazyTwinAnswer(n)) })
+	}
 }
 
 func benchStream(b *testing.B, w *gen.Workload) {

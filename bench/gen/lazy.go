@@ -9,10 +9,39 @@ import (
 // naming their file, ten a file of 500 lines (Answer's spread), each a
 // method shown without its class, its body's first lines left to an
 // omission marker and its return line rewritten (a comment added). W8
-// streams it beside Answer's SEARCH/REPLACE blocks of the same count.
+// streams it beside Answer's SEARCH/REPLACE blocks of the same count,
+// and beside LazyTwinAnswer, its own edits as SEARCH/REPLACE blocks.
 func LazyAnswer(n int) *Workload {
+	return lazyEdits(n, "a chat answer of %d lazy code blocks, %d a file", func(b *strings.Builder, step int, name string, lines []string, def, ret int) {
+		fmt.Fprintf(b, "Step %d: mark the return as changed.\n\n```python %s\n%s\n        # ...existing code...\n%s  # changed\n```\n\n",
+			step, name, lines[def], lines[ret])
+	})
+}
+
+// LazyTwinAnswer makes LazyAnswer's edits as SEARCH/REPLACE blocks, each
+// the return line (and the lines above it that make it unique) with the
+// comment added: the same changes to the same files, so that what the
+// two cost apart is the format's, not the edits' (a syntax check's
+// incremental parse costs more for a block's last line than for a line
+// inside it).
+func LazyTwinAnswer(n int) *Workload {
+	return lazyEdits(n, "LazyAnswer's %d edits as SEARCH/REPLACE blocks, %d a file", func(b *strings.Builder, step int, name string, lines []string, def, ret int) {
+		from := ret
+		for from > def && strings.Count(JoinLines(lines), JoinLines(lines[from:ret+1])) > 1 {
+			from--
+		}
+		search := JoinLines(lines[from : ret+1])
+		replace := JoinLines(append(append([]string(nil), lines[from:ret]...), lines[ret]+"  # changed"))
+		fmt.Fprintf(b, "Step %d: mark the return as changed.\n\n```python\n%s```\n\n", step, strings.TrimSuffix(SRBlock(name, search, replace), "\n"))
+	})
+}
+
+// lazyEdits picks n methods, ten a file of 500 lines, each by its def
+// line (unique in its file) and its return line, and has block write each
+// edit into the answer.
+func lazyEdits(n int, desc string, block func(b *strings.Builder, step int, name string, lines []string, def, ret int)) *Workload {
 	const perFile = 10
-	w := &Workload{Name: "W8", Desc: fmt.Sprintf("a chat answer of %d lazy code blocks, %d a file", n, perFile), WantOK: true}
+	w := &Workload{Name: "W8", Desc: fmt.Sprintf(desc, n, perFile), WantOK: true}
 	var b strings.Builder
 	b.WriteString("Here are the changes.\n\n")
 	for f, done := 0, 0; done < n; f++ {
@@ -40,8 +69,7 @@ func LazyAnswer(n int) *Workload {
 			if w.Needle == "" {
 				w.Needle = lines[s]
 			}
-			fmt.Fprintf(&b, "Step %d: mark the return as changed.\n\n```python %s\n%s\n        # ...existing code...\n%s  # changed\n```\n\n",
-				done+1, name, lines[s], lines[ret])
+			block(&b, done+1, name, lines, s, ret)
 			k++
 			done++
 		}
