@@ -100,7 +100,9 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 			shape, lines, err = r.resolve()
 			if err == nil {
 				fixEOL(lines)
-				err = v.stable(b, file, lines)
+				if !v.opt.Offer {
+					err = v.stable(b, file, lines)
+				}
 			}
 		}
 		if err == nil {

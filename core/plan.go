@@ -42,6 +42,13 @@ type Options struct {
 	// (core.Revert, the engine's own strict checks) such a block is an
 	// already-applied error and the patch is refused.
 	Applied bool
+	// Offer validates only to decide what to offer the user, as the
+	// language server's "Apply" lens on a block alone does: a chat
+	// snippet's stability check (answer.go, stable), a second outline of
+	// the file it would write, is left to the validation that writes,
+	// which the offer's command runs. The plan holds no file changes, so
+	// it cannot be committed.
+	Offer bool
 }
 
 // Status is what became of one block.
@@ -134,7 +141,16 @@ type target struct {
 // returns the resulting plan. It never writes. Every block is tried, so
 // every problem of every file is reported at once.
 func Validate(patch *Patch, fsys FS, opt Options) *Plan {
-	return refuseBlindInserts(validate(nil, patch, fsys, opt, false), fsys, opt)
+	return offered(refuseBlindInserts(validate(nil, patch, fsys, opt, false), fsys, opt), opt)
+}
+
+// offered drops an offer's file changes (Options.Offer): what it
+// validated without the stability check is never written.
+func offered(plan *Plan, opt Options) *Plan {
+	if opt.Offer {
+		plan.Files = nil
+	}
+	return plan
 }
 
 // Revalidate is Validate for a patch validated a moment ago with the same
@@ -146,7 +162,7 @@ func Validate(patch *Patch, fsys FS, opt Options) *Plan {
 // from the state they left the file in. The plan is Validate's, whatever
 // prev was; prev nil validates everything.
 func Revalidate(prev *Plan, patch *Patch, fsys FS, opt Options) *Plan {
-	return refuseBlindInserts(validate(prev, patch, fsys, opt, true), fsys, opt)
+	return offered(refuseBlindInserts(validate(prev, patch, fsys, opt, true), fsys, opt), opt)
 }
 
 // validate is Validate; with remember, the plan keeps what Revalidate

@@ -157,8 +157,9 @@ func definitionName(ex core.Explanation) string {
 }
 
 // planBlock validates block n (1-based) alone on the current content of
-// the workspace: "Apply block #N".
-func (s *snapshot) planBlock(a *analysis, n int) *core.Plan {
+// the workspace: "Apply block #N". With offer, only to decide whether to
+// offer it (core.Options.Offer): the plan cannot be written.
+func (s *snapshot) planBlock(a *analysis, n int, offer bool) *core.Plan {
 	if n < 1 || n > len(a.patch.Blocks) {
 		return nil
 	}
@@ -172,7 +173,9 @@ func (s *snapshot) planBlock(a *analysis, n int) *core.Plan {
 			alone.Problems = append(alone.Problems, p)
 		}
 	}
-	return pipeline.Validate(alone, s, s.check())
+	c := s.check()
+	c.Offer = offer
+	return pipeline.Validate(alone, s, c)
 }
 
 // blockAt returns the number of the block whose text holds offset, or 0.

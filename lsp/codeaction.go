@@ -164,7 +164,7 @@ func applyBlocks(r *actionRequest) ([]protocol.CodeAction, error) {
 		if r.a.skipped[b.Number] {
 			return nil // "Include block" first: a skipped block is out of the patch
 		}
-		return r.snap.planBlock(r.a, b.Number)
+		return r.snap.planBlock(r.a, b.Number, false)
 	}), nil
 }
 

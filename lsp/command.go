@@ -106,7 +106,7 @@ func (s *Server) executeCommand(ctx context.Context, params *protocol.ExecuteCom
 			s.show(ctx, protocol.MessageTypeInfo, fmt.Sprintf("fsrb: nothing to apply: block #%d is applied already (%s)", n, a.status(n)))
 			return nil, nil
 		}
-		plan := snap.planBlock(a, n)
+		plan := snap.planBlock(a, n, false)
 		if plan == nil || !plan.OK() {
 			why := "it is incomplete"
 			if plan != nil {

@@ -49,7 +49,7 @@ func (s *snapshot) appliesAlone(a *analysis, n int, files map[string]fileRead) b
 			return c.ok
 		}
 	}
-	p := s.planBlock(a, n)
+	p := s.planBlock(a, n, true)
 	ok := p != nil && p.OK()
 	if keep {
 		s.prior.putAlone(a.doc.uri, n, aloneCheck{block: *b, file: r.data, fuzzy: s.settings.Fuzzy, ok: ok})
