@@ -25,6 +25,10 @@ type ParseOptions struct {
 	// chat tools write them"). Off, such a block is prose, as in every
 	// release before: the edit formats only.
 	Snippets bool
+
+	// Memo, when set, keeps what a parse read of the text's chat snippets
+	// for the next parse of the same document (ParseMemo).
+	Memo *ParseMemo
 }
 
 // Parse reads every block of a patch in dialects 1-4 of docs/ARCHITECTURE.md
@@ -37,6 +41,9 @@ type ParseOptions struct {
 // opt.Format forces one, or detectFormat picks it from the text, and the
 // choice is recorded in Patch.Format.
 func Parse(text string, opt ParseOptions) *Patch {
+	if opt.Memo != nil {
+		defer opt.Memo.turn()
+	}
 	// Agents' tool calls (toolcalls.go) are JSON, which no other format is.
 	auto := opt.Format == "" || opt.Format == FormatAuto
 	if opt.Format == FormatToolCalls || auto && looksLikeJSON(text) {

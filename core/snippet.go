@@ -93,10 +93,10 @@ func (p *parser) scanFence(i, ticks int) (closing int, edits bool) {
 // the file a sentence above names.
 var diffLangs = map[string]bool{"diff": true, "patch": true, "udiff": true}
 
-// snippet records the fence opened at line i (closing: its closing line,
+// readSnippet records the fence opened at line i (closing: its closing line,
 // or -1) as an OpSnippet block when it names its file, and returns the
 // index of the line after it.
-func (p *parser) snippet(i int, open fence, closing int) (next int, ok bool) {
+func (p *parser) readSnippet(i int, open fence, closing int) (next int, ok bool) {
 	info := readFenceInfo(open.lang, p.opt.Exists)
 	if diffLangs[strings.ToLower(info.lang)] {
 		return 0, false

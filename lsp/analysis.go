@@ -29,10 +29,25 @@ type priorPlans struct {
 	// alone holds, per patch document and block number, the last check
 	// of the block on its own (lens.go).
 	alone map[uri.URI]map[int]aloneCheck
+	// memos holds, per patch document, what the last parse read of its
+	// chat snippets (core.ParseMemo).
+	memos map[uri.URI]*core.ParseMemo
 }
 
 func newPriorPlans() *priorPlans {
-	return &priorPlans{plans: map[uri.URI]*core.Plan{}, alone: map[uri.URI]map[int]aloneCheck{}}
+	return &priorPlans{plans: map[uri.URI]*core.Plan{}, alone: map[uri.URI]map[int]aloneCheck{}, memos: map[uri.URI]*core.ParseMemo{}}
+}
+
+// memo returns the parse memo of document u.
+func (p *priorPlans) memo(u uri.URI) *core.ParseMemo {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	m := p.memos[u]
+	if m == nil {
+		m = &core.ParseMemo{}
+		p.memos[u] = m
+	}
+	return m
 }
 
 func (p *priorPlans) get(u uri.URI) *core.Plan {
@@ -52,6 +67,7 @@ func (p *priorPlans) forget(u uri.URI) {
 	defer p.mu.Unlock()
 	delete(p.plans, u)
 	delete(p.alone, u)
+	delete(p.memos, u)
 }
 
 func (p *priorPlans) checkedAlone(u uri.URI, n int) (aloneCheck, bool) {
@@ -106,7 +122,7 @@ func (s *snapshot) compute(d *document) *analysis {
 		return s.exists(name)
 	}
 	// Streaming: an answer may still be arriving in the editor.
-	patch := core.Parse(d.text, core.ParseOptions{Exists: exists, Streaming: true, Snippets: true})
+	patch := core.Parse(d.text, core.ParseOptions{Exists: exists, Streaming: true, Snippets: true, Memo: s.prior.memo(d.uri)})
 	s.rangesAsSeen(d.uri, patch)
 	a.patch = patch
 	// A plan that validates may still break a file's syntax: a warning on

@@ -1,0 +1,90 @@
+package core
+
+import (
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+
+	"github.com/fsrb/fsrb/bench/gen"
+)
+
+// memoAnswers are answers to stream through a memo: the snippet parser's
+// archives, the engine's cases, and W8's answers.
+func memoAnswers(t *testing.T) map[string]string {
+	t.Helper()
+	out := map[string]string{
+		"lazy":  gen.LazyAnswer(30).Patch,
+		"twin":  gen.LazyTwinAnswer(10).Patch,
+		"sr":    gen.Answer(10).Patch,
+		"dense": gen.DenseAnswer(20).Patch,
+	}
+	for _, pattern := range []string{"testdata/snippet/*.txtar", "../testdata/cases/*.txtar"} {
+		files, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range files {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range ar.Files {
+				if f.Name == "answer" || strings.HasPrefix(f.Name, "patch") {
+					out[file+":"+f.Name] = string(f.Data)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestParseMemo streams each answer into Parse with a memo, as the
+// language server parses a chat answer on every chunk, and holds every
+// parse to a parse without one; then edits its middle, where the blocks
+// after the edit move.
+func TestParseMemo(t *testing.T) {
+	for name, answer := range memoAnswers(t) {
+		opt := ParseOptions{Snippets: true, Streaming: true}
+		memo := &ParseMemo{}
+		with := opt
+		with.Memo = memo
+		check := func(text, when string) {
+			t.Helper()
+			want, got := Parse(text, opt), Parse(text, with)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, %s: the parse with the memo differs:\ngot  %+v\nwant %+v", name, when, got.Blocks, want.Blocks)
+			}
+		}
+		for _, step := range []int{7, 61} {
+			for n := step; n < len(answer)+step; n += step {
+				check(answer[:min(n, len(answer))], "streamed")
+			}
+		}
+		mid := len(answer) / 2
+		check(answer[:mid]+"x"+answer[mid:], "a byte added in the middle")
+		check(answer[:mid]+answer[mid+1:], "a byte taken out of the middle")
+		check(answer, "as it was")
+	}
+}
+
+// TestParseMemoAsksExists: a block whose reading asked Exists is read
+// again, since the file it asked about may have come or gone.
+func TestParseMemoAsksExists(t *testing.T) {
+	answer := "Here:\n\nMakefile\n```\nall:\n\tgo build\n```\n"
+	there := false
+	opt := ParseOptions{Snippets: true, Exists: func(name string) bool { return there && name == "Makefile" }, Memo: &ParseMemo{}}
+	if p := Parse(answer, opt); len(p.Blocks) != 0 {
+		t.Fatalf("with no Makefile: %d blocks, want none", len(p.Blocks))
+	}
+	there = true
+	if p := Parse(answer, opt); len(p.Blocks) != 1 || p.Blocks[0].Path != "Makefile" {
+		t.Fatalf("with a Makefile: %+v, want one block for it", p.Blocks)
+	}
+	there = false
+	if p := Parse(answer, opt); len(p.Blocks) != 0 {
+		t.Fatalf("with the Makefile gone: %d blocks, want none", len(p.Blocks))
+	}
+}
