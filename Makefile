@@ -122,7 +122,7 @@ BENCHFLAGS ?=
 bench:
 	@bin=$$(mktemp -d) && $(CLI_ENV) $(GO) build $(BUILDFLAGS) -ldflags "$(LDFLAGS)" -o $$bin/fsrb ./cmd/fsrb && \
 	$(GO) build $(BUILDFLAGS) -ldflags "$(LDFLAGS)" -o $$bin/fsrb-lsp ./cmd/fsrb-lsp && \
-	$(GO) run ./bench -fsrb $$bin/fsrb -fsrb-lsp $$bin/fsrb-lsp $(BENCHFLAGS); rc=$$?; rm -rf $$bin; exit $$rc
+	$(GO) run ./bench -fsrb $$bin/fsrb -fsrb-lsp $$bin/fsrb-lsp -hello-tags "$(filter-out -tags,$(BUILDFLAGS))" -hello-ldflags "$(LDFLAGS)" $(BENCHFLAGS); rc=$$?; rm -rf $$bin; exit $$rc
 
 # Fuzzing (SECURITY.md): each target for FUZZTIME with FUZZPARALLEL workers
 # (1 keeps a loaded 2-core machine from timing workers out); the last line

@@ -34,6 +34,11 @@ var (
 	only    = flag.String("only", "", "comma-separated workloads to run (W1,...,W8, start for the start-up row)")
 	noLSP   = flag.Bool("no-lsp", false, "skip W7 and W8")
 	keep    = flag.String("keep", "", "write the workloads' files and patches under this folder and keep them (for profiling)")
+	// make bench passes how it built fsrb, so that the start-up row also
+	// times a hello world built the same way (cgo's runtime and libc
+	// linked in, statically where fsrb is).
+	helloTags    = flag.String("hello-tags", "", "build tags of fsrb's build, for a second hello world built the same way")
+	helloLDFlags = flag.String("hello-ldflags", "", "linker flags of fsrb's build, for a second hello world built the same way")
 )
 
 func main() {
@@ -65,7 +70,7 @@ func main() {
 			rounds = 31
 		}
 		fmt.Fprintln(os.Stderr, "bench: start-up (fsrb --version beside a Go hello world) ...")
-		starts = runStartup(tmp, bin, rounds)
+		starts = runStartup(tmp, bin, rounds, *helloTags, *helloLDFlags)
 	}
 	var rows []row
 	gens := []func() *workload{w1, w2, w3, func() *workload { return w4(5000) }, func() *workload { return w4(50000) }, w5, w6}
