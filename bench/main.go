@@ -37,6 +37,9 @@ var (
 	// make bench passes how it built fsrb, so that the start-up row also
 	// times a hello world built the same way (cgo's runtime and libc
 	// linked in, statically where fsrb is).
+	// W8's rows move by a fifth from one run to the next on a shared
+	// machine: rounds streams every shape again, in turn, for medians.
+	w8Rounds     = flag.Int("w8-rounds", 1, "stream W8's answers this many times each, in turns")
 	helloTags    = flag.String("hello-tags", "", "build tags of fsrb's build, for a second hello world built the same way")
 	helloLDFlags = flag.String("hello-ldflags", "", "linker flags of fsrb's build, for a second hello world built the same way")
 )
@@ -105,7 +108,7 @@ func main() {
 		if server == "" {
 			server = build(tmp, "fsrb-lsp")
 		}
-		streams = runStream(tmp, server, shapes)
+		streams = runStream(tmp, server, shapes, *w8Rounds)
 	}
 	if len(rows) > 0 {
 		printTable(rows)

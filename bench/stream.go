@@ -41,6 +41,7 @@ type streamRow struct {
 	errorPublishes        int  // of which showed an error
 	lensAsks              int  // codeLens requests, one on each refresh
 	floor                 bool // streamed into a plain-text document
+	round                 int  // of -w8-rounds, from 0
 	shape                 streamShape
 }
 
@@ -79,7 +80,17 @@ func streamShapes(quick bool) []streamShape {
 	return shapes
 }
 
-func runStream(tmp, lspBin string, shapes []streamShape) []streamRow {
+func runStream(tmp, lspBin string, shapes []streamShape, rounds int) []streamRow {
+	var rows []streamRow
+	for round := range max(1, rounds) {
+		rows = append(rows, streamRound(tmp, lspBin, shapes, round)...)
+	}
+	return rows
+}
+
+// streamRound streams each shape once; the first round also streams the
+// first shape as plain text (the floor).
+func streamRound(tmp, lspBin string, shapes []streamShape, round int) []streamRow {
 	var rows []streamRow
 	for i, sh := range shapes {
 		n := sh.blocks
@@ -98,9 +109,9 @@ func runStream(tmp, lspBin string, shapes []streamShape) []streamRow {
 		}
 		fmt.Fprintf(os.Stderr, "bench: %s %d blocks, %s a file, lens requests %v (%d bytes, %.0f s) ...\n", sh.name, n, sh.perFile, sh.lenses, len(answer), (time.Duration(len(answer)/streamChunk) * streamEvery).Seconds())
 		r := streamOnce(root, lspBin, answer, true, sh.lenses)
-		r.blocks, r.shape = n, sh
+		r.blocks, r.shape, r.round = n, sh, round
 		rows = append(rows, r)
-		if i == 0 {
+		if i == 0 && round == 0 {
 			// The floor: the same stream into a plain-text document,
 			// which the server keeps and never analyses.
 			floor := streamOnce(root, lspBin, answer, false, sh.lenses)
@@ -230,6 +241,9 @@ func printStream(rows []streamRow) {
 		name, last := fmt.Sprint(r.blocks), dur(r.last)
 		if r.floor {
 			name, last = fmt.Sprintf("%d, as plain text (floor)", r.blocks), "-"
+		}
+		if r.round > 0 {
+			name += fmt.Sprintf(" (round %d)", r.round+1)
 		}
 		asks := fmt.Sprint(r.lensAsks)
 		if !r.shape.lenses {
