@@ -179,3 +179,59 @@ func TestChatAnswerWithNoEdit(t *testing.T) {
 		t.Errorf("a patch document with no block: state %q, want empty", st.State)
 	}
 }
+
+// The "Apply" lens on a lazy block after another of its file: the server
+// asks whether the block applies alone only to offer the button
+// (core.Options.Offer), and the command the button runs validates it in
+// full and writes it. Lazy blocks pair by structure, so a block that
+// rewrites a return an earlier block rewrote applies alone too; a
+// SEARCH/REPLACE block that needs an earlier block's text gets its status
+// and no button.
+func TestLazyBlockApplyLensAlone(t *testing.T) {
+	const file = "class Cart:\n    def total(self):\n        x = 1\n        return x\n\n    def count(self):\n        n = 2\n        return n\n"
+	root := writeFiles(t, map[string]string{"cart.py": file})
+	c := newClient(t, root)
+	answer := "Changes.\n\n```python cart.py\n    def total(self):\n        # ... existing code ...\n        return x + 1\n```\n\n" +
+		"```python cart.py\n    def count(self):\n        # ... existing code ...\n        return n + 1\n```\n\n" +
+		"```python cart.py\n    def total(self):\n        # ... existing code ...\n        return x + 1  # once more\n```\n\n" +
+		"cart.py\n<<<<<<< SEARCH\n        return x + 1  # once more\n=======\n        return x + 2\n>>>>>>> REPLACE\n"
+	u := uri.URI("untitled:Untitled-2")
+	c.openURI(u, "markdown", answer)
+	c.waitDiagnostics(u, 1)
+	var lenses []protocol.CodeLens
+	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses); err != nil {
+		t.Fatal(err)
+	}
+	var titles []string
+	for _, l := range lenses {
+		if l.Command.Command != lsp.CommandSkipBlock {
+			titles = append(titles, l.Command.Title)
+		}
+	}
+	want := []string{"Apply all blocks", "#1 ", "Apply", "#2 ", "Apply", "#3 ", "Apply", "#4 "}
+	ok := len(titles) == len(want)
+	for i := 0; ok && i < len(want); i++ {
+		ok = strings.HasPrefix(titles[i], want[i])
+	}
+	if !ok {
+		t.Fatalf("lenses %q: want %q", titles, want)
+	}
+	if err := c.call(protocol.MethodWorkspaceExecuteCommand, &protocol.ExecuteCommandParams{Command: lsp.CommandApplyBlock, Arguments: testArgs(string(u), 2)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.waitFor("the edit sent", func() bool { return len(c.applied) == 1 })
+	c.locked(func() {
+		changes := c.applied[0].Edit.DocumentChanges
+		if len(changes) != 1 {
+			t.Fatalf("Apply on block #2 sends %d changes, want one", len(changes))
+		}
+		td, ok := changes[0].(*protocol.TextDocumentEdit)
+		if !ok || td.TextDocument.URI != c.uri("cart.py") {
+			t.Fatalf("Apply on block #2 sends %+v, want an edit of cart.py", changes[0])
+		}
+		got, err := applyEdits(file, textEdits(td.Edits))
+		if want := strings.Replace(file, "return n\n", "return n + 1\n", 1); err != nil || got != want {
+			t.Errorf("Apply on block #2 leaves cart.py as\n%s\nwant\n%s (err %v)", got, want, err)
+		}
+	})
+}
