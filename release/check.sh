@@ -143,8 +143,16 @@ for t in $TARGETS; do
   done
   log "$t: the three binaries print $VERSION${runner:+ (under ${runner[*]})}"
 
-  # A script in FSRB_BIN's place, for the runner.
-  printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${runner[*]}" "$bin/fsrb$ext" >"$dir/fsrb-run"
+  # A script in FSRB_BIN's place, for the runner. Under Wine, a line
+  # "wine client error:N: ..." on stderr is Wine's own report on its
+  # connection to wineserver, not fsrb's output: the script drops those
+  # lines and keeps the rest of stderr, stdout and the exit status.
+  if [ "$goos" = windows ]; then
+    printf '#!/bin/bash\nexec 3>&1\n%s "%s" "$@" 2>&1 1>&3 3>&- | grep -v "^wine client error:" >&2\nexit "${PIPESTATUS[0]}"\n' \
+      "${runner[*]}" "$bin/fsrb$ext" >"$dir/fsrb-run"
+  else
+    printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${runner[*]}" "$bin/fsrb$ext" >"$dir/fsrb-run"
+  fi
   chmod +x "$dir/fsrb-run"
   start=$(date +%s)
   (cd cmd/fsrb && FSRB_BIN="$dir/fsrb-run" FSRB_BIN_GOOS=$goos "$work/cases.test" \
