@@ -198,16 +198,7 @@ func TestLazyBlockApplyLensAlone(t *testing.T) {
 	u := uri.URI("untitled:Untitled-2")
 	c.openURI(u, "markdown", answer)
 	c.waitDiagnostics(u, 1)
-	var lenses []protocol.CodeLens
-	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses); err != nil {
-		t.Fatal(err)
-	}
-	var titles []string
-	for _, l := range lenses {
-		if l.Command.Command != lsp.CommandSkipBlock {
-			titles = append(titles, l.Command.Title)
-		}
-	}
+	titles := c.lensTitles(u)
 	want := []string{"Apply all blocks", "#1 ", "Apply", "#2 ", "Apply", "#3 ", "Apply", "#4 "}
 	ok := len(titles) == len(want)
 	for i := 0; ok && i < len(want); i++ {
@@ -234,4 +225,21 @@ func TestLazyBlockApplyLensAlone(t *testing.T) {
 			t.Errorf("Apply on block #2 leaves cart.py as\n%s\nwant\n%s (err %v)", got, want, err)
 		}
 	})
+}
+
+// lensTitles asks for u's code lenses and returns their titles, the Skip
+// lenses left out.
+func (c *testClient) lensTitles(u uri.URI) []string {
+	c.t.Helper()
+	var lenses []protocol.CodeLens
+	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: u}}, &lenses); err != nil {
+		c.t.Fatal(err)
+	}
+	var titles []string
+	for _, l := range lenses {
+		if l.Command.Command != lsp.CommandSkipBlock {
+			titles = append(titles, l.Command.Title)
+		}
+	}
+	return titles
 }

@@ -439,16 +439,7 @@ func TestLensApplyOnlyWhereTheBlockAppliesAlone(t *testing.T) {
 	c := newClient(t, root)
 	patch := c.open("p.fsrb", ptr("a.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n\na.txt\n<<<<<<< SEARCH\nONE\n=======\n1\n>>>>>>> REPLACE\n"))
 	c.waitDiagnostics(patch, 1)
-	var lenses []protocol.CodeLens
-	if err := c.call(protocol.MethodTextDocumentCodeLens, &protocol.CodeLensParams{TextDocument: protocol.TextDocumentIdentifier{URI: patch}}, &lenses); err != nil {
-		t.Fatal(err)
-	}
-	var titles []string
-	for _, l := range lenses {
-		if l.Command.Command != lsp.CommandSkipBlock {
-			titles = append(titles, l.Command.Title)
-		}
-	}
+	titles := c.lensTitles(patch)
 	if len(titles) != 4 || titles[0] != "Apply all blocks" || !strings.HasPrefix(titles[1], "#1 ") || titles[2] != "Apply" || !strings.HasPrefix(titles[3], "#2 ") {
 		t.Errorf("lenses %q: want Apply all, #1, Apply, #2 (no Apply), Skip aside", titles)
 	}
