@@ -465,21 +465,7 @@ async function main() {
 
     // "fsrb: Apply block" from the palette applies the block under the cursor.
     writeFileSync(join(WS, 'second.fsrb'), 'notes/a.txt\n<<<<<<< SEARCH\n=======\nfirst\n>>>>>>> REPLACE\n\nnotes/b.txt\n<<<<<<< SEARCH\n=======\nsecond\n>>>>>>> REPLACE\n');
-    // Quick open finds a file written behind the editor's back once the
-    // file watcher has reported it: ask again until it lists it.
-    const quick = page.locator('.quick-input-widget input');
-    const listed = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'second.fsrb' }).first();
-    for (let i = 0; ; i++) {
-      await page.keyboard.press('Control+P');
-      await quick.waitFor();
-      await quick.fill('second.fsrb');
-      if (await listed.waitFor({ timeout: 5000 }).then(() => true, () => false)) break;
-      if (i === 3) throw Object.assign(new Error('quick open does not list second.fsrb'), { name: 'TimeoutError' });
-      await page.keyboard.press('Escape');
-      await quick.waitFor({ state: 'hidden' });
-    }
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('.tab.active:has-text("second.fsrb")');
+    await openFile(page, 'second.fsrb');
     await poll(async () => /2\/2 blocks apply/.test(await statusItem.innerText().catch(() => '')), 15000);
     await goToLine(page, 9);
     await dismissToasts(page);
@@ -508,18 +494,7 @@ async function main() {
     // Ctrl+. offers "Use the closest place as SEARCH", which makes the
     // block apply; nothing is applied for the user.
     writeFileSync(join(WS, 'typo.fsrb'), 'src/app.py\n<<<<<<< SEARCH\ndef farewell(name):\n    mesage = "goodbye " + name\n    return mesage\n=======\ndef farewell(name):\n    return "goodbye " + name\n>>>>>>> REPLACE\n');
-    const typoRow = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'typo.fsrb' }).first();
-    for (let i = 0; ; i++) {
-      await page.keyboard.press('Control+P');
-      await quick.waitFor();
-      await quick.fill('typo.fsrb');
-      if (await typoRow.waitFor({ timeout: 5000 }).then(() => true, () => false)) break;
-      if (i === 3) throw Object.assign(new Error('quick open does not list typo.fsrb'), { name: 'TimeoutError' });
-      await page.keyboard.press('Escape');
-      await quick.waitFor({ state: 'hidden' });
-    }
-    await page.keyboard.press('Enter');
-    await page.waitForSelector('.tab.active:has-text("typo.fsrb")');
+    await openFile(page, 'typo.fsrb');
     look = await seeLenses(lensText, (t) => /#1 not found \(closest: line 9, 97% similar\)/.test(t), 15000);
     check(/#1 not found \(closest: line 9, 97% similar\)/.test(look), 'typo.fsrb: lens "#1 not found (closest: line 9, 97% similar)"', look);
     await goToLine(page, 3);
@@ -578,19 +553,7 @@ async function skipReview(page) {
   writeFileSync(join(WS, 'review.fsrb'), 'review/x.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n\n'
     + 'review/x.txt\n<<<<<<< SEARCH\ntwo\n=======\nTWO\n>>>>>>> REPLACE\n\n'
     + 'review/z.txt\n<<<<<<< SEARCH\n=======\ncreated ✓\n>>>>>>> REPLACE\n');
-  const quick = page.locator('.quick-input-widget input');
-  const reviewRow = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'review.fsrb' }).first();
-  for (let i = 0; ; i++) {
-    await page.keyboard.press('Control+P');
-    await quick.waitFor();
-    await quick.fill('review.fsrb');
-    if (await reviewRow.waitFor({ timeout: 5000 }).then(() => true, () => false)) break;
-    if (i === 3) throw Object.assign(new Error('quick open does not list review.fsrb'), { name: 'TimeoutError' });
-    await page.keyboard.press('Escape');
-    await quick.waitFor({ state: 'hidden' });
-  }
-  await page.keyboard.press('Enter');
-  await page.waitForSelector('.tab.active:has-text("review.fsrb")');
+  await openFile(page, 'review.fsrb');
   const editor = page.locator('.editor-instance .monaco-editor').first();
   const lenses = editor.locator('.codelens-decoration');
   const lensText = () => lensRows(lenses);
@@ -682,13 +645,7 @@ async function clipboardStep(page, context) {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new globalThis.URL(URL).origin });
   await page.evaluate((t) => navigator.clipboard.writeText(t), answer);
   check(await page.evaluate(() => navigator.clipboard.readText()) === answer, 'the chat answer is on the browser\'s clipboard');
-  await page.keyboard.press('Control+P');
-  const quick = page.locator('.quick-input-widget input');
-  await quick.waitFor();
-  await quick.fill('src/app.py');
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'app.py' }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.waitForSelector('.tab.active:has-text("app.py")');
+  await openFile(page, 'src/app.py');
   await runCommand(page, 'fsrb: Apply from clipboard');
   // An untitled editor is named after its first line.
   const untitled = page.locator('.tab', { hasText: 'Sure! Two small edits' });
@@ -810,13 +767,7 @@ async function copilotAnswerStep(page, context) {
     '',
   ].join('\n');
   await page.evaluate((t) => navigator.clipboard.writeText(t), answer);
-  await page.keyboard.press('Control+P');
-  const quick = page.locator('.quick-input-widget input');
-  await quick.waitFor();
-  await quick.fill('src/x.ts');
-  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'x.ts' }).first().waitFor();
-  await page.keyboard.press('Enter');
-  await page.waitForSelector('.tab.active:has-text("x.ts")');
+  await openFile(page, 'src/x.ts');
   await runCommand(page, 'fsrb: Apply from clipboard');
   const untitled = page.locator('.tab', { hasText: 'Log each counter' });
   await untitled.first().waitFor({ timeout: 15000 });
@@ -976,6 +927,26 @@ async function runCommand(page, title) {
   if (i < 0) throw new Error(`command "${title}" not in the palette: ${texts.join(' | ')}`);
   await rows.nth(i).click();
   log(`     ran "${title}" from the command palette`);
+}
+
+// openFile opens path through Quick Open, as a user does, and waits for
+// its tab. Quick Open finds a file written behind the editor's back once
+// the file watcher has reported it: it is asked again until it lists it.
+async function openFile(page, path) {
+  const name = path.split('/').pop();
+  const quick = page.locator('.quick-input-widget input');
+  const row = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: name }).first();
+  for (let i = 0; ; i++) {
+    await page.keyboard.press('Control+P');
+    await quick.waitFor();
+    await quick.fill(path);
+    if (await row.waitFor({ timeout: 5000 }).then(() => true, () => false)) break;
+    if (i === 3) throw Object.assign(new Error(`quick open does not list ${path}`), { name: 'TimeoutError' });
+    await page.keyboard.press('Escape');
+    await quick.waitFor({ state: 'hidden' });
+  }
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(`.tab.active:has-text("${name}")`);
 }
 
 async function openToSide(page, path, tab) {
