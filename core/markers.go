@@ -193,12 +193,18 @@ func OpensFence(line string) bool {
 	return ok && f.open
 }
 
-// shellLangs are fence languages of command blocks in chat answers: listed,
-// never run (docs/ARCHITECTURE.md "Dialects", 4).
-var shellLangs = map[string]bool{
-	"bash": true, "sh": true, "shell": true, "zsh": true, "fish": true,
-	"console": true, "terminal": true, "shell-session": true, "shellsession": true,
-	"powershell": true, "pwsh": true, "ps1": true, "ps": true, "bat": true, "cmd": true, "batch": true,
+// shellLang reports the fence languages of command blocks in chat answers:
+// listed, never run (docs/ARCHITECTURE.md "Dialects", 4). This and the
+// other small sets of words are switches, not maps: a map literal is built
+// in every process at start, a switch is code.
+func shellLang(lang string) bool {
+	switch lang {
+	case "bash", "sh", "shell", "zsh", "fish",
+		"console", "terminal", "shell-session", "shellsession",
+		"powershell", "pwsh", "ps1", "ps", "bat", "cmd", "batch":
+		return true
+	}
+	return false
 }
 
 // headerPath strips a candidate header line of markdown and reports the path

@@ -177,7 +177,7 @@ func (p *parser) run() {
 // is one: a shell-language fence whose body holds no delimiter line.
 func (p *parser) shell(i int) (next int, ok bool) {
 	open, isFence := fenceOf(p.lines[i].text)
-	if !isFence || !open.open || open.close || !shellLangs[strings.ToLower(open.lang)] {
+	if !isFence || !open.open || open.close || !shellLang(strings.ToLower(open.lang)) {
 		return 0, false
 	}
 	for j := i + 1; j < len(p.lines); j++ {

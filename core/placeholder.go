@@ -22,53 +22,42 @@ const keepMarker = "fsrb:keep"
 // prose or code.
 const maxPlaceholder = 120
 
-// placeholderWords is the vocabulary a placeholder is written in: a line is
-// one only if every word of it is here. true marks the words that carry
-// meaning (a line of fillers alone, "// and so on", is not one).
-var placeholderWords = map[string]bool{
-	// Fillers.
-	"the": false, "of": false, "a": false, "an": false, "is": false, "are": false,
-	"as": false, "in": false, "this": false, "that": false, "these": false,
-	"those": false, "and": false, "so": false, "on": false, "for": false,
-	"to": false, "from": false, "with": false, "no": false, "not": false,
-	"up": false, "all": false, "any": false, "its": false, "your": false,
-	"our": false, "my": false, "still": false, "goes": false, "go": false,
-	"stays": false, "stay": false, "remains": false, "remain": false,
-	"here": false, "there": false, "above": false, "below": false,
-	"before": false, "keep": false, "kept": false,
-	"left": false, "out": false, "else": false, "as-is": false,
-	// What is left out, and how it is said to be.
-	"rest": true, "same": true, "remainder": true, "remaining": true, "existing": true,
-	"other": true, "others": true, "more": true, "previous": true,
-	"original": true, "everything": true, "unchanged": true, "omitted": true,
-	"omit": true, "elided": true, "elide": true, "unmodified": true,
-	"untouched": true, "truncated": true, "skipped": true, "snipped": true,
-	"abbreviated": true, "hidden": true, "intact": true, "brevity": true,
-	"shown": true, "etc": true, "changes": true, "change": true,
-	"code": true, "file": true, "files": true, "class": true, "classes": true,
-	"function": true, "functions": true, "method": true, "methods": true,
-	"body": true, "module": true, "component": true, "components": true,
-	"logic": true, "line": true, "lines": true, "import": true,
-	"imports": true, "export": true, "exports": true, "test": true,
-	"tests": true, "field": true, "fields": true, "property": true,
-	"properties": true, "config": true, "configuration": true,
-	"setting": true, "settings": true, "style": true, "styles": true,
-	"rule": true, "rules": true, "content": true, "contents": true,
-	"text": true, "section": true, "sections": true, "definition": true,
-	"definitions": true, "case": true, "cases": true, "handler": true,
-	"handlers": true, "route": true, "routes": true, "item": true,
-	"items": true, "entry": true, "entries": true, "key": true, "keys": true,
-	"value": true, "values": true, "member": true, "members": true,
-	"prop": true, "props": true, "state": true, "helper": true,
-	"helpers": true, "hook": true, "hooks": true, "html": true, "css": true,
-	"markup": true, "template": true, "script": true, "element": true,
-	"elements": true, "attribute": true, "attributes": true,
-	"declaration": true, "declarations": true, "statement": true,
-	"statements": true, "block": true, "blocks": true, "constructor": true,
-	"implementation": true, "implementations": true, "stuff": true,
-	"program": true, "package": true, "struct": true, "structs": true,
-	"type": true, "types": true, "interface": true, "variables": true,
-	"dependencies": true,
+// placeholderWord looks a word up in the vocabulary a placeholder is
+// written in: a line is one only if every word of it is known. meaning
+// marks the words that carry meaning (a line of fillers alone, "// and so
+// on", is not one).
+func placeholderWord(w string) (meaning, known bool) {
+	switch w {
+	case // Fillers.
+		"the", "of", "a", "an", "is", "are", "as", "in", "this", "that", "these",
+		"those", "and", "so", "on", "for", "to", "from", "with", "no", "not", "up",
+		"all", "any", "its", "your", "our", "my", "still", "goes", "go", "stays",
+		"stay", "remains", "remain", "here", "there", "above", "below", "before",
+		"keep", "kept", "left", "out", "else", "as-is":
+		return false, true
+	case // What is left out, and how it is said to be.
+		"rest", "same", "remainder", "remaining", "existing", "other", "others",
+		"more", "previous", "original", "everything", "unchanged", "omitted",
+		"omit", "elided", "elide", "unmodified", "untouched", "truncated",
+		"skipped", "snipped", "abbreviated", "hidden", "intact", "brevity",
+		"shown", "etc", "changes", "change", "code", "file", "files", "class",
+		"classes", "function", "functions", "method", "methods", "body", "module",
+		"component", "components", "logic", "line", "lines", "import", "imports",
+		"export", "exports", "test", "tests", "field", "fields", "property",
+		"properties", "config", "configuration", "setting", "settings", "style",
+		"styles", "rule", "rules", "content", "contents", "text", "section",
+		"sections", "definition", "definitions", "case", "cases", "handler",
+		"handlers", "route", "routes", "item", "items", "entry", "entries", "key",
+		"keys", "value", "values", "member", "members", "prop", "props", "state",
+		"helper", "helpers", "hook", "hooks", "html", "css", "markup", "template",
+		"script", "element", "elements", "attribute", "attributes", "declaration",
+		"declarations", "statement", "statements", "block", "blocks",
+		"constructor", "implementation", "implementations", "stuff", "program",
+		"package", "struct", "structs", "type", "types", "interface", "variables",
+		"dependencies":
+		return true, true
+	}
+	return false, false
 }
 
 // strictPlaceholder reports whether words, with no ellipsis around them,
@@ -143,7 +132,7 @@ func omission(line string) bool {
 		if w == "" || allDigits(w) {
 			continue
 		}
-		content, known := placeholderWords[w]
+		content, known := placeholderWord(w)
 		if !known {
 			// One word of the file's own ("page", "query") may name what
 			// is left out when the rest says plainly that it is.

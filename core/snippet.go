@@ -41,7 +41,7 @@ func (p *parser) fenceLine(i int, inFence *int) (next int, ok bool) {
 	if next, ok := p.snippet(i, f, closing); ok {
 		return next, true
 	}
-	if shellLangs[strings.ToLower(f.lang)] || closing < 0 {
+	if shellLang(strings.ToLower(f.lang)) || closing < 0 {
 		return 0, false
 	}
 	return closing + 1, true
@@ -89,16 +89,18 @@ func (p *parser) scanFence(i, ticks int) (closing int, edits bool) {
 	return -1, false
 }
 
-// diffLangs are fence languages whose body is a diff: never a snippet of
-// the file a sentence above names.
-var diffLangs = map[string]bool{"diff": true, "patch": true, "udiff": true}
+// diffLang reports the fence languages whose body is a diff: never a
+// snippet of the file a sentence above names.
+func diffLang(lang string) bool {
+	return lang == "diff" || lang == "patch" || lang == "udiff"
+}
 
 // readSnippet records the fence opened at line i (closing: its closing line,
 // or -1) as an OpSnippet block when it names its file, and returns the
 // index of the line after it.
 func (p *parser) readSnippet(i int, open fence, closing int) (next int, ok bool) {
 	info := readFenceInfo(open.lang, p.opt.Exists)
-	if diffLangs[strings.ToLower(info.lang)] {
+	if diffLang(strings.ToLower(info.lang)) {
 		return 0, false
 	}
 	end, next := closing, closing+1 // the code is lines [first, end)
@@ -245,21 +247,26 @@ func (p *parser) nameAbove(b *Block, i int, lang string, named *[]Problem) bool 
 // kind do not disagree.
 func proseNames(lang, path string) bool {
 	l := strings.ToLower(lang)
-	if l == "" || shellLangs[l] {
+	if l == "" || shellLang(l) {
 		return false
 	}
 	kinds := kindOf()
 	fl, fp := kinds[l], kinds[fileKind(path)]
-	if outputLangs[l] {
+	if outputLang(l) {
 		return fl != "" && fl == fp
 	}
 	return fl == "" || fp == "" || fl == fp
 }
 
-// outputLangs are fence languages of a program's output or of plain text.
-var outputLangs = map[string]bool{
-	"text": true, "txt": true, "plaintext": true, "plain": true, "output": true, "out": true, "log": true,
-	"stdout": true, "stderr": true, "none": true, "nohighlight": true, "raw": true,
+// outputLang reports the fence languages of a program's output or of
+// plain text.
+func outputLang(lang string) bool {
+	switch lang {
+	case "text", "txt", "plaintext", "plain", "output", "out", "log",
+		"stdout", "stderr", "none", "nohighlight", "raw":
+		return true
+	}
+	return false
 }
 
 // kindOf groups fence languages and file extensions by the kind of text
@@ -416,10 +423,16 @@ type fenceInfo struct {
 	bad      string // a line range written but unusable, as written
 }
 
-// pathKeys are the attribute names that give a code block's file:
+// pathKey reports the attribute names that give a code block's file:
 // path=, file=, filepath=, filename= (CopilotChat, Markdown attribute
 // blocks), and title= when its value reads as a path (MkDocs, Docusaurus).
-var pathKeys = map[string]bool{"path": true, "file": true, "filepath": true, "filename": true, "title": true}
+func pathKey(key string) bool {
+	switch key {
+	case "path", "file", "filepath", "filename", "title":
+		return true
+	}
+	return false
+}
 
 // readFenceInfo reads a fence's info string: "python src/x.py",
 // "python:src/x.py", "src/x.py", "{python} src/x.py",
@@ -446,7 +459,7 @@ func readFenceInfo(info string, exists func(string) bool) fenceInfo {
 		if key, val, isAttr := strings.Cut(f, "="); isAttr && key != "" {
 			val = strings.Trim(val, `"'`)
 			switch key = strings.ToLower(key); {
-			case pathKeys[key]:
+			case pathKey(key):
 				// "path: " makes a path with a blank in it ("my file.py",
 				// quoted) read as one, as after a File: prefix.
 				if p, ok := headerPath("path: "+val, exists); ok && attrPath == "" && !strings.Contains(p, "://") && (key != "title" || pathLike(p)) {

@@ -40,7 +40,7 @@ const benchLines = 10000
 // BenchmarkParseFull is a fresh parse of a 10,000-line Go file.
 func BenchmarkParseFull(b *testing.B) {
 	src := []byte(goFile(benchLines))
-	lang := byName["go"]
+	lang := theRegistry().byName["go"]
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {

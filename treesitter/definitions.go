@@ -197,18 +197,22 @@ func (t *Tree) matchDefinitions(q *sitter.Query) []found {
 	return nodes
 }
 
-// containerKinds are the kinds whose functions are methods and whose
+// containerKind reports the kinds whose functions are methods and whose
 // members are named after them.
-var containerKinds = map[string]bool{
-	"class": true, "struct": true, "impl": true, "trait": true, "interface": true, "object": true,
-	"protocol": true, "extension": true, "enum": true, "module": true, "namespace": true,
-	"key": true, "table": true,
+func containerKind(kind string) bool {
+	switch kind {
+	case "class", "struct", "impl", "trait", "interface", "object",
+		"protocol", "extension", "enum", "module", "namespace",
+		"key", "table":
+		return true
+	}
+	return false
 }
 
 // definition turns a match into a Definition, given its parent.
 func (t *Tree) definition(f found, parent *Definition) Definition {
 	d := Definition{Kind: f.kind, StartByte: f.start, EndByte: f.end}
-	if d.Kind == "function" && parent != nil && containerKinds[parent.Kind] && parent.Kind != "module" && parent.Kind != "namespace" {
+	if d.Kind == "function" && parent != nil && containerKind(parent.Kind) && parent.Kind != "module" && parent.Kind != "namespace" {
 		d.Kind = "method"
 	}
 	d.StartLine = t.line(f.start)
@@ -223,9 +227,9 @@ func (t *Tree) definition(f found, parent *Definition) Definition {
 	switch {
 	case f.receiver != "":
 		d.Name = f.receiver + "." + raw
-	case parent != nil && parent.Name != "" && raw != "" && containerKinds[parent.Kind] && t.Lang.Separator != "":
+	case parent != nil && parent.Name != "" && raw != "" && containerKind(parent.Kind) && t.Lang.Separator != "":
 		sep := t.Lang.Separator
-		if containerKinds[d.Kind] && t.Lang.TypeSeparator != "" {
+		if containerKind(d.Kind) && t.Lang.TypeSeparator != "" {
 			sep = t.Lang.TypeSeparator
 		}
 		d.Name, byChain = parent.Name+sep+raw, true

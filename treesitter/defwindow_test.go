@@ -54,7 +54,7 @@ func TestExplainWindowsAgree(t *testing.T) {
 			for _, o := range occ {
 				ranges = append(ranges, [2]int{o, o + len(c.search)})
 			}
-			_, ok := NewCache(4).windowChains(byName["python"], "a.py", []byte(c.src), starts, ranges)
+			_, ok := NewCache(4).windowChains(theRegistry().byName["python"], "a.py", []byte(c.src), starts, ranges)
 			if ok != c.windows {
 				t.Errorf("answered from windows: %v, want %v", ok, c.windows)
 			}

@@ -442,38 +442,66 @@ const cQuery = `
 (enum_specifier name: (_) @name body: (enumerator_list)) @definition.enum
 `
 
-var (
-	byExtension   = map[string]*Language{}
-	byFilename    = map[string]*Language{}
-	byInterpreter = map[string]*Language{}
-	byName        = map[string]*Language{}
-)
-
-func init() {
-	for _, l := range languages {
-		register(byName, l.Name, l, "language name")
-		for _, e := range l.Extensions {
-			if e != strings.ToLower(e) || !strings.HasPrefix(e, ".") {
-				panic(fmt.Sprintf("treesitter: %s: extension %q must be lower case with a leading dot", l.Name, e))
-			}
-			register(byExtension, e, l, "extension")
-		}
-		for _, f := range l.Filenames {
-			register(byFilename, f, l, "file name")
-		}
-		for _, i := range l.Interpreters {
-			register(byInterpreter, i, l, "interpreter")
-		}
-	}
+// registry indexes the languages by what names their files. It is built
+// on first use, not in an init: a run that reads no file's language (fsrb
+// --version, a patch of plain-text files) does not pay for its maps.
+type registry struct {
+	byExtension, byFilename, byInterpreter, byName map[string]*Language
 }
 
-// register adds key to m, panicking on a duplicate: the registry is data,
-// and two grammars claiming one extension is a bug to catch at start.
-func register(m map[string]*Language, key string, l *Language, what string) {
+// theRegistry is the index of languages. The registry is data, and two
+// grammars claiming one extension is a bug: the first use panics on it, and
+// TestRegistryIndexes checks it before that.
+var theRegistry = sync.OnceValue(func() *registry {
+	r, err := indexLanguages(languages)
+	if err != nil {
+		panic(err.Error())
+	}
+	return r
+})
+
+// indexLanguages builds the registry of langs, or says which key two of
+// them claim or which extension is malformed.
+func indexLanguages(langs []*Language) (*registry, error) {
+	r := &registry{
+		byExtension:   map[string]*Language{},
+		byFilename:    map[string]*Language{},
+		byInterpreter: map[string]*Language{},
+		byName:        make(map[string]*Language, len(langs)),
+	}
+	for _, l := range langs {
+		if err := register(r.byName, l.Name, l, "language name"); err != nil {
+			return nil, err
+		}
+		for _, e := range l.Extensions {
+			if e != strings.ToLower(e) || !strings.HasPrefix(e, ".") {
+				return nil, fmt.Errorf("treesitter: %s: extension %q must be lower case with a leading dot", l.Name, e)
+			}
+			if err := register(r.byExtension, e, l, "extension"); err != nil {
+				return nil, err
+			}
+		}
+		for _, f := range l.Filenames {
+			if err := register(r.byFilename, f, l, "file name"); err != nil {
+				return nil, err
+			}
+		}
+		for _, i := range l.Interpreters {
+			if err := register(r.byInterpreter, i, l, "interpreter"); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return r, nil
+}
+
+// register adds key to m, or reports the language that has it already.
+func register(m map[string]*Language, key string, l *Language, what string) error {
 	if prev, ok := m[key]; ok {
-		panic(fmt.Sprintf("treesitter: %s %q registered twice (%s and %s)", what, key, prev.Name, l.Name))
+		return fmt.Errorf("treesitter: %s %q registered twice (%s and %s)", what, key, prev.Name, l.Name)
 	}
 	m[key] = l
+	return nil
 }
 
 // LanguageFor returns the grammar for a file: by extension, then by exact
@@ -484,14 +512,15 @@ func LanguageFor(path string, content []byte) *Language {
 	if i := strings.LastIndexByte(base, '/'); i >= 0 {
 		base = base[i+1:]
 	}
-	if l := byExtension[strings.ToLower(filepath.Ext(base))]; l != nil {
+	r := theRegistry()
+	if l := r.byExtension[strings.ToLower(filepath.Ext(base))]; l != nil {
 		return l
 	}
-	if l := byFilename[base]; l != nil {
+	if l := r.byFilename[base]; l != nil {
 		return l
 	}
 	if name := interpreter(content); name != "" {
-		return byInterpreter[name]
+		return r.byInterpreter[name]
 	}
 	return nil
 }

@@ -45,22 +45,44 @@ func firstLine(s string) string { return strings.SplitN(s, "\n", 2)[0] }
 
 func TestRegistryCoversTheIssue(t *testing.T) {
 	for _, name := range strings.Fields("go python javascript typescript tsx rust java c cpp csharp ruby php bash lua kotlin swift scala yaml toml html css") {
-		if byName[name] == nil {
+		if theRegistry().byName[name] == nil {
 			t.Errorf("no %s grammar", name)
 		}
 	}
 }
 
-func TestRegisterPanicsOnDuplicates(t *testing.T) {
-	defer func() {
-		r := recover()
-		if r == nil || !strings.Contains(r.(string), `extension ".go" registered twice (go and other)`) {
-			t.Errorf("recover() = %v", r)
+// TestRegistryIndexes builds the index of the real registry: a key two
+// grammars claim fails here, not at the first file a run looks up.
+func TestRegistryIndexes(t *testing.T) {
+	if _, err := indexLanguages(languages); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestIndexRejectsDuplicates(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		langs []*Language
+		want  string
+	}{
+		{"extension", []*Language{{Name: "go", Extensions: []string{".go"}}, {Name: "other", Extensions: []string{".x", ".go"}}},
+			`extension ".go" registered twice (go and other)`},
+		{"file name", []*Language{{Name: "ruby", Filenames: []string{"Gemfile"}}, {Name: "other", Filenames: []string{"Gemfile"}}},
+			`file name "Gemfile" registered twice (ruby and other)`},
+		{"interpreter", []*Language{{Name: "python", Interpreters: []string{"python"}}, {Name: "other", Interpreters: []string{"python"}}},
+			`interpreter "python" registered twice (python and other)`},
+		{"language name", []*Language{{Name: "go"}, {Name: "go"}},
+			`language name "go" registered twice (go and go)`},
+		{"upper-case extension", []*Language{{Name: "go", Extensions: []string{".GO"}}},
+			`go: extension ".GO" must be lower case with a leading dot`},
+		{"no dot", []*Language{{Name: "go", Extensions: []string{"go"}}},
+			`go: extension "go" must be lower case with a leading dot`},
+	} {
+		r, err := indexLanguages(tc.langs)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: indexLanguages = %v, %v; want an error saying %s", tc.name, r, err, tc.want)
 		}
-	}()
-	m := map[string]*Language{}
-	register(m, ".go", &Language{Name: "go"}, "extension")
-	register(m, ".go", &Language{Name: "other"}, "extension")
+	}
 }
 
 // TestQueriesCompile compiles every definitions query: a typo in a node

@@ -162,7 +162,7 @@ func (t *Tree) repairedOutline(hasError bool) ([]core.Item, bool) {
 	if !hasError {
 		return nil, false
 	}
-	for _, r := range outlineRepairs[t.Lang.Name] {
+	for _, r := range outlineRepairs(t.Lang.Name) {
 		src := make([]byte, 0, len(r.prefix)+len(t.content)+len(r.suffix))
 		src = append(append(append(src, r.prefix...), t.content...), r.suffix...)
 		rt, ok := cleanParse(t.Lang, src)

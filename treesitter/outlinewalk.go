@@ -368,7 +368,7 @@ func (w *walker) define(it *core.Item, n nid, def typed, f found, c levelCtx) {
 		it.Start = r
 	}
 	kc := levelCtx{}
-	if containerKinds[kind] && kind != "module" && kind != "namespace" {
+	if containerKind(kind) && kind != "module" && kind != "namespace" {
 		kc = levelCtx{scope: kidScope, container: true}
 		if w.wrapped && kidScope == "_" {
 			kc.scope = ""

@@ -110,7 +110,7 @@ func TestStatementWindowsAgree(t *testing.T) {
 				t.Errorf("statement windows %+v\ndefinition windows %+v\nwhole file %+v", with, without, all)
 			}
 			ws, ok := windowsFor([]byte(after), alignEdits([]byte(c.src), []byte(after), [][2]int{r}), MaxSyntaxCheck)
-			small := ok && len(ws) == 1 && statementWindowsClean(context.Background(), DefaultParseTimeout, byName["python"], []byte(c.src), []byte(after), ws[0])
+			small := ok && len(ws) == 1 && statementWindowsClean(context.Background(), DefaultParseTimeout, theRegistry().byName["python"], []byte(c.src), []byte(after), ws[0])
 			if small != c.small {
 				t.Errorf("settled by statement windows: %v, want %v", small, c.small)
 			}

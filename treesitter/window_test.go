@@ -104,7 +104,7 @@ func TestWindowNotAFileFallsBackToTheWholeFile(t *testing.T) {
 func TestWindowParsesOnlyTheWindow(t *testing.T) {
 	src := pyClasses(200)
 	after, r := edit(t, src, "        self.items[key] = value  # 150\n", "        self.items[key] = value - 1  # 150\n")
-	errs, ok := windowSyntaxErrors(context.Background(), DefaultParseTimeout, byName["python"], "a.py", []byte(src), []byte(after), alignEdits([]byte(src), []byte(after), [][2]int{r}))
+	errs, ok := windowSyntaxErrors(context.Background(), DefaultParseTimeout, theRegistry().byName["python"], "a.py", []byte(src), []byte(after), alignEdits([]byte(src), []byte(after), [][2]int{r}))
 	if !ok || len(errs) != 0 {
 		t.Fatalf("ok %v, errs %+v", ok, errs)
 	}

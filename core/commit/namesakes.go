@@ -11,11 +11,16 @@ import (
 // error message is not worth a long walk of a huge tree.
 const maxNamesakeWalk = 20000
 
-// skippedDirs are folders no patch edits by hand: version control,
-// dependencies, caches and build output.
-var skippedDirs = map[string]bool{
-	".git": true, ".hg": true, ".svn": true, "node_modules": true, "vendor": true,
-	"__pycache__": true, ".venv": true, "venv": true, "target": true, "dist": true, "build": true,
+// skippedDir reports the folders no patch edits by hand: version
+// control, dependencies, caches and build output. A switch, not a map: a
+// map literal is built in every process at start.
+func skippedDir(name string) bool {
+	switch name {
+	case ".git", ".hg", ".svn", "node_modules", "vendor",
+		"__pycache__", ".venv", "venv", "target", "dist", "build":
+		return true
+	}
+	return false
 }
 
 var errWalkDone = errors.New("walk done")
@@ -35,7 +40,7 @@ func (d *Disk) FilesNamed(base string, limit int) []string {
 			return errWalkDone
 		}
 		if e.IsDir() {
-			if p != d.Root && (skippedDirs[e.Name()] || strings.HasPrefix(e.Name(), ".")) {
+			if p != d.Root && (skippedDir(e.Name()) || strings.HasPrefix(e.Name(), ".")) {
 				return filepath.SkipDir
 			}
 			return nil
