@@ -41,9 +41,22 @@ func catchInterrupts() *interrupts {
 	return in
 }
 
-// release stops catching and returns the first signal that came, or nil.
-// A signal after release has its default effect.
+// stopped is the channel closed on a stop signal; nil (never closed) when
+// no signal is caught.
+func (in *interrupts) stopped() <-chan struct{} {
+	if in == nil {
+		return nil
+	}
+	return in.stop
+}
+
+// release stops catching and returns the first signal that came, or nil
+// (always nil when in is nil: nothing was caught). A signal after release
+// has its default effect.
 func (in *interrupts) release() os.Signal {
+	if in == nil {
+		return nil
+	}
 	signal.Stop(in.ch)
 	close(in.ch)
 	<-in.done

@@ -189,11 +189,18 @@ func apply(root workspaceRoot, text string, f flags, stdout, stderr io.Writer) i
 		}
 		return exitOK
 	}
-	in := catchInterrupts()
+	// A dry run writes nothing: a stop signal has no commit to roll back,
+	// so it keeps its default effect there, and the run does not pay for
+	// catching it (each signal os/signal enables is a round trip with the
+	// runtime's signal thread, its own OS thread).
+	var in *interrupts
+	if !f.dryRun {
+		in = catchInterrupts()
+	}
 	o, err := ws.Run(patch, pipeline.Options{
 		Fuzzy: f.fuzzy, SyntaxCheck: f.syntaxCheck, DryRun: f.dryRun, Partial: f.partial, Revert: f.revert,
 		Diffs: f.diff && f.json, // one object on stdout: the diffs go inside it
-		Stop:  in.stop,
+		Stop:  in.stopped(),
 	})
 	code := outcome(o, err, patch, f, stdout, stderr)
 	if !f.json && err == nil {
