@@ -41,9 +41,6 @@ type ParseOptions struct {
 // opt.Format forces one, or detectFormat picks it from the text, and the
 // choice is recorded in Patch.Format.
 func Parse(text string, opt ParseOptions) *Patch {
-	if opt.Memo != nil {
-		defer opt.Memo.turn()
-	}
 	// Agents' tool calls (toolcalls.go) are JSON, which no other format is.
 	auto := opt.Format == "" || opt.Format == FormatAuto
 	if opt.Format == FormatToolCalls || auto && looksLikeJSON(text) {
@@ -96,6 +93,10 @@ func parseSearchReplace(text string, lines []line, opt ParseOptions) *Patch {
 		lines = splitLines(text)
 	}
 	p := &parser{text: text, lines: lines, opt: opt, patch: &Patch{Text: text}}
+	if opt.Memo != nil {
+		p.memo = opt.Memo.begin(text)
+		defer p.memo.end()
+	}
 	// Room for every block at once: a Block is large, and a list grown
 	// by appends copies them over and over (BenchmarkW1). Every opening
 	// marker holds "SEARCH" or "NEW_FILE"; a text full of those words
@@ -133,7 +134,8 @@ type parser struct {
 	lines []line
 	opt   ParseOptions
 	patch *Patch
-	floor int // first line a header may come from: just after the previous block
+	floor int      // first line a header may come from: just after the previous block
+	memo  *memoRun // with ParseOptions.Memo
 }
 
 func (p *parser) run() {

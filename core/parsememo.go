@@ -1,6 +1,10 @@
 package core
 
-import "sync"
+import (
+	"strings"
+	"sync"
+	"unsafe"
+)
 
 // A ParseMemo keeps, from one Parse of a document to the next, what the
 // parser read of its chat snippets: an answer streaming into an editor is
@@ -17,18 +21,30 @@ import "sync"
 // same options; the memo keeps only what the last one used. Safe for
 // concurrent use.
 type ParseMemo struct {
-	mu        sync.Mutex
-	cur, prev map[snippetKey]*snippetRead
+	mu   sync.Mutex
+	last []*snippetRead // what the last parse read or took, in its order
+	text string         // the text it parsed
 }
 
 // snippetKey places a snippet's reading: the bytes it was read from and
 // its fence's and closing fence's lines, counted from the first of them.
 type snippetKey struct{ from, to, fence, closing int }
 
+// before orders keys as a parse meets them: the parse goes down the text,
+// its floor never goes back, and with one floor the fences come in order.
+func (k snippetKey) before(o snippetKey) bool {
+	return k.from < o.from || k.from == o.from && k.fence < o.fence
+}
+
 // snippetRead is what reading the snippet did: the line after it (from
 // the key's first line), whether it was a block, and the block and the
-// problems it recorded.
+// problems it recorded. text is a copy of the bytes it was read from,
+// and the block's texts point into it or are copies too (own): a
+// chunk's parse reads every kept block, and blocks whose texts lie
+// together read faster than slices of as many versions of the document,
+// one page each, which they would also keep alive.
 type snippetRead struct {
+	key      snippetKey
 	text     string
 	next     int
 	ok       bool
@@ -36,47 +52,72 @@ type snippetRead struct {
 	problems []Problem
 }
 
-func (m *ParseMemo) get(k snippetKey, text string) (*snippetRead, bool) {
+// memoRun is one parse's use of a memo: the last parse's readings, which
+// the keys of this one meet in the same order (snippetKey.before), so a
+// lookup walks on from the previous one instead of hashing; how much of
+// the text is the last parse's (same: a streamed answer only grows, and
+// a reading that ends there is the same without a look at its bytes);
+// and what this parse read or took, for the next.
+type memoRun struct {
+	m    *ParseMemo
+	prev []*snippetRead
+	at   int
+	same int
+	text string
+	cur  []*snippetRead
+}
+
+func (m *ParseMemo) begin(text string) *memoRun {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	r := m.cur[k]
-	if r == nil {
-		r = m.prev[k]
+	prev, last := m.last, m.text
+	m.mu.Unlock()
+	return &memoRun{m: m, prev: prev, same: commonPrefix(text, last), text: text, cur: make([]*snippetRead, 0, len(prev)+1)}
+}
+
+// end hands what this parse used to the next; what it did not use is
+// dropped.
+func (r *memoRun) end() {
+	r.m.mu.Lock()
+	defer r.m.mu.Unlock()
+	r.m.last, r.m.text = r.cur, r.text
+}
+
+// commonPrefix is the length of the longest prefix a and b share.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	if a[:n] == b[:n] {
+		return n // one comparison, the usual case of a stream
 	}
-	if r == nil || r.text != text {
+	const step = 512
+	i := 0
+	for i+step <= n && a[i:i+step] == b[i:i+step] {
+		i += step
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+func (r *memoRun) get(k snippetKey, text string) (*snippetRead, bool) {
+	for r.at < len(r.prev) && r.prev[r.at].key.before(k) {
+		r.at++
+	}
+	if r.at == len(r.prev) {
 		return nil, false
 	}
-	m.keep(k, r)
-	return r, true
-}
-
-func (m *ParseMemo) put(k snippetKey, r *snippetRead) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.keep(k, r)
-}
-
-// keep marks r used by this parse. m.mu is held.
-func (m *ParseMemo) keep(k snippetKey, r *snippetRead) {
-	if m.cur == nil {
-		m.cur = map[snippetKey]*snippetRead{}
+	s := r.prev[r.at]
+	if s.key != k || k.to > r.same && s.text != text {
+		return nil, false
 	}
-	m.cur[k] = r
-}
-
-// turn ends a parse: what it did not use is dropped at the end of the
-// next. The two maps trade places, so that a long answer's memo is not
-// built anew on every chunk.
-func (m *ParseMemo) turn() {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.prev, m.cur = m.cur, m.prev
-	clear(m.cur)
+	r.at++
+	r.cur = append(r.cur, s)
+	return s, true
 }
 
 // snippet is readSnippet through the memo, when the parse has one.
 func (p *parser) snippet(i int, open fence, closing int) (next int, ok bool) {
-	m := p.opt.Memo
+	m := p.memo
 	if m == nil || closing < 0 {
 		return p.readSnippet(i, open, closing)
 	}
@@ -112,12 +153,42 @@ func (p *parser) snippet(i int, open fence, closing int) (next int, ok bool) {
 	if asked {
 		return next, ok
 	}
-	r := &snippetRead{text: text, ok: ok}
+	r := &snippetRead{key: k, text: strings.Clone(text), ok: ok}
 	if ok {
 		r.next = next - floor
 		r.block = p.patch.Blocks[blocks]
 		r.problems = append([]Problem(nil), p.patch.Problems[problems:]...)
+		r.own(text)
 	}
-	m.put(k, r)
+	m.cur = append(m.cur, r)
 	return next, ok
+}
+
+// own makes the block's texts the memo's: each that lies in was (the
+// bytes the block was read from) points at the same bytes of r.text, and
+// any other is copied. The texts only snippets have are the block's.
+func (r *snippetRead) own(was string) {
+	b := &r.block
+	for _, s := range []*string{&b.Path, &b.Search, &b.Replace, &b.Lang, &b.Label} {
+		*s = rebase(*s, was, r.text)
+	}
+	for i := range r.problems {
+		pr := &r.problems[i]
+		pr.Path, pr.Snippet = rebase(pr.Path, was, r.text), rebase(pr.Snippet, was, r.text)
+	}
+}
+
+// rebase is s at the same place in to when s lies within from (to is a
+// copy of from), else a copy of s.
+func rebase(s, from, to string) string {
+	if s == "" {
+		return ""
+	}
+	if from != "" && len(s) <= len(from) {
+		at := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.StringData(from)))
+		if at <= uintptr(len(from)-len(s)) {
+			return to[at : int(at)+len(s)]
+		}
+	}
+	return strings.Clone(s)
 }

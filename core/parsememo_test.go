@@ -66,6 +66,9 @@ func TestParseMemo(t *testing.T) {
 		mid := len(answer) / 2
 		check(answer[:mid]+"x"+answer[mid:], "a byte added in the middle")
 		check(answer[:mid]+answer[mid+1:], "a byte taken out of the middle")
+		check(answer[:mid]+"x"+answer[mid+1:], "a byte of the middle replaced")
+		check(answer, "as it was")
+		check(answer[:mid]+"\n```\n"+answer[mid+5:], "a fence in the middle")
 		check(answer, "as it was")
 	}
 }
@@ -86,5 +89,64 @@ func TestParseMemoAsksExists(t *testing.T) {
 	there = false
 	if p := Parse(answer, opt); len(p.Blocks) != 0 {
 		t.Fatalf("with the Makefile gone: %d blocks, want none", len(p.Blocks))
+	}
+}
+
+// TestParseMemoTakesEveryClosedBlock: once an answer's code blocks are
+// closed, the next parse takes every one from the memo, the chunk after
+// them added or not; a block moved by an edit above it is read again.
+func TestParseMemoTakesEveryClosedBlock(t *testing.T) {
+	answer := gen.LazyAnswer(30).Patch
+	memo := &ParseMemo{}
+	opt := ParseOptions{Snippets: true, Streaming: true, Memo: memo}
+	Parse(answer, opt)
+	first := memo.last
+	if len(first) < 30 {
+		t.Fatalf("the memo keeps %d readings after the first parse, want one per block (30) at least", len(first))
+	}
+	for i, r := range first {
+		b := r.block
+		for _, s := range []string{r.text, b.Path, b.Search, b.Replace, b.Lang} {
+			if s != "" && rebase(s, answer, strings.Repeat("x", len(answer))) != s {
+				t.Fatalf("reading %d keeps a slice of the parsed text alive (%.40q)", i, s)
+			}
+		}
+	}
+	Parse(answer+"\nAnd then", opt)
+	for i, r := range memo.last {
+		if i >= len(first) || r != first[i] {
+			t.Fatalf("reading %d of the second parse was not taken from the memo", i)
+		}
+	}
+	Parse("A line added above.\n"+answer, opt)
+	for i, r := range memo.last {
+		if i < len(first) && r == first[i] {
+			t.Fatalf("reading %d was taken from the memo though every block moved", i)
+		}
+	}
+}
+
+func TestCommonPrefix(t *testing.T) {
+	long := strings.Repeat("abcdefgh", 300)
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"", "", 0},
+		{"abc", "", 0},
+		{"abc", "abd", 2},
+		{"abc", "abcdef", 3},
+		{long, long + "x", len(long)},
+		{long + "x", long + "y", len(long)},
+		{long[:1000] + "!" + long[1001:], long, 1000},
+		{long[:1024] + "!" + long[1025:], long, 1024},
+		{"x" + long, long, 0},
+	} {
+		if got := commonPrefix(c.a, c.b); got != c.want {
+			t.Errorf("commonPrefix(%.10q... (%d bytes), %.10q... (%d bytes)) = %d, want %d", c.a, len(c.a), c.b, len(c.b), got, c.want)
+		}
+		if got := commonPrefix(c.b, c.a); got != c.want {
+			t.Errorf("commonPrefix reversed = %d, want %d", got, c.want)
+		}
 	}
 }
