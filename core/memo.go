@@ -235,14 +235,25 @@ func SameBlock(a, b *Block) bool { return sameBlock(a, b) }
 func sameBlock(a, b *Block) bool {
 	return a.Number == b.Number && a.Path == b.Path && a.Op == b.Op && a.Dialect == b.Dialect &&
 		a.Search == b.Search && a.Replace == b.Replace && a.InheritedFrom == b.InheritedFrom &&
-		a.Incomplete == b.Incomplete && a.Label == b.Label && slices.Equal(a.Anchors, b.Anchors) &&
+		a.Incomplete == b.Incomplete && a.Label == b.Label && equalSlices(a.Anchors, b.Anchors) &&
 		a.EOF == b.EOF && a.Section == b.Section && a.MoveTo == b.MoveTo &&
-		a.HintLine == b.HintLine && a.HintEndLine == b.HintEndLine && slices.Equal(a.Hashes, b.Hashes) &&
+		a.HintLine == b.HintLine && a.HintEndLine == b.HintEndLine && equalSlices(a.Hashes, b.Hashes) &&
 		a.ReplaceAll == b.ReplaceAll && a.Expected == b.Expected && a.InsertAfter == b.InsertAfter &&
 		a.Overwrite == b.Overwrite && a.Inverts == b.Inverts &&
 		a.Span == b.Span && a.Header == b.Header && a.PathSpan == b.PathSpan &&
 		a.SearchMarker == b.SearchMarker && a.SearchBody == b.SearchBody && a.Divider == b.Divider &&
 		a.ReplaceBody == b.ReplaceBody && a.ReplaceMarker == b.ReplaceMarker &&
-		slices.Equal(a.Literal, b.Literal) && a.plain == b.plain && a.CRLF == b.CRLF &&
-		a.Lang == b.Lang && a.FromLine == b.FromLine && a.ToLine == b.ToLine && slices.Equal(a.Omissions, b.Omissions)
+		equalSlices(a.Literal, b.Literal) && a.plain == b.plain && a.CRLF == b.CRLF &&
+		a.Lang == b.Lang && a.FromLine == b.FromLine && a.ToLine == b.ToLine && equalSlices(a.Omissions, b.Omissions)
+}
+
+// equalSlices is slices.Equal that does not read a slice compared with
+// itself: a block a streamed answer's parses share (ParseMemo) is compared
+// with itself on every chunk, and its slices lie wherever the parse that
+// read it left them, a cache miss each.
+func equalSlices[E comparable](a, b []E) bool {
+	if len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) {
+		return true
+	}
+	return slices.Equal(a, b)
 }
