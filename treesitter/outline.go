@@ -28,10 +28,9 @@ import (
 // block's comment taken for a statement; when that does not parse
 // either, the items are what the tree holds outside its ERROR nodes.
 //
-// The tree comes from the cache (by path and content), its outline is
-// computed once per tree, and the cache keeps the latest outlines by path
-// and text apart from the trees: calls for the same text share the
-// items, which callers must not modify.
+// The tree comes from the cache (by path and content), and the cache
+// keeps the latest outlines by path and text apart from the trees: calls
+// for the same text share the items, which callers must not modify.
 func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	if items, ok := c.outlines.get(path, text); ok {
 		return items, true
@@ -124,22 +123,20 @@ func Outline(path, text string) ([]core.Item, bool) {
 	return newTree(lang, path, 0, src, 0, st).Outline(), true
 }
 
-// Outline returns the items of the tree's content (see Cache.Outline),
-// computed once. The slice is shared: do not modify it.
+// Outline returns the items of the tree's content (see Cache.Outline).
+// The tree does not keep them: Cache.Outline keeps the latest outlines
+// apart, and a cache holds a few trees of every file an answer writes,
+// whose outlines would stay in the collector's way as long as they do.
 func (t *Tree) Outline() []core.Item {
-	t.outlineOnce.Do(func() {
-		t.mu.Lock()
-		defer t.mu.Unlock()
-		root := t.t.RootNode()
-		if root.HasError() || t.Lang.Name == "python" {
-			if items, ok := t.repairedOutline(root.HasError()); ok {
-				t.outline = items
-				return
-			}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	root := t.t.RootNode()
+	if root.HasError() || t.Lang.Name == "python" {
+		if items, ok := t.repairedOutline(root.HasError()); ok {
+			return items
 		}
-		t.outline = outlineOf(t.Lang, t.content, t.lines, t.t, nil)
-	})
-	return t.outline
+	}
+	return outlineOf(t.Lang, t.content, t.lines, t.t, nil)
 }
 
 // repairedOutline is the outline of the tree's content made to parse

@@ -5,8 +5,6 @@ import (
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
-
-	"github.com/fsrb/fsrb/core"
 )
 
 // Tree is a parsed file: an immutable copy of its content, the syntax tree,
@@ -35,9 +33,6 @@ type Tree struct {
 
 	errsOnce sync.Once
 	errs     []syntaxNode
-
-	outlineOnce sync.Once
-	outline     []core.Item
 }
 
 func newTree(lang *Language, path string, version int, content []byte, hash uint64, t *sitter.Tree) *Tree {
