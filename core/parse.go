@@ -71,7 +71,9 @@ func Parse(text string, opt ParseOptions) *Patch {
 	}
 	patch.Format = f
 	for i := range patch.Blocks {
-		keepLiterals(&patch.Blocks[i])
+		if patch.Blocks[i].Op != OpSnippet { // readSnippet did its own
+			keepLiterals(&patch.Blocks[i])
+		}
 	}
 	if !f.Forced {
 		if p := mixedFormats(lines, patch); p != nil {

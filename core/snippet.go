@@ -186,6 +186,9 @@ func (p *parser) readSnippet(i int, open fence, closing int) (next int, ok bool)
 			Hint:    "write the code in the block, or delete the block",
 		})
 	}
+	// Here, not in Parse's pass over every block: a snippet the memo
+	// hands on has had it done (parsememo.go).
+	keepLiterals(&b)
 	p.patch.Blocks = append(p.patch.Blocks, b)
 	p.floor = next
 	return next, true
