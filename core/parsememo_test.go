@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"golang.org/x/tools/txtar"
@@ -149,4 +150,32 @@ func TestCommonPrefix(t *testing.T) {
 			t.Errorf("commonPrefix reversed = %d, want %d", got, c.want)
 		}
 	}
+}
+
+// TestParseMemoConcurrent: parses of one document's versions may run at
+// once (an analysis and a request on an older snapshot); each must read
+// as a parse without the memo, whichever hands its readings on last.
+func TestParseMemoConcurrent(t *testing.T) {
+	answer := gen.LazyAnswer(20).Patch
+	opt := ParseOptions{Snippets: true, Streaming: true}
+	with := opt
+	with.Memo = &ParseMemo{}
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 50 + g*13; n < len(answer); n += 97 {
+				text := answer[:n]
+				if g%2 == 1 {
+					text = "An edit above.\n" + text
+				}
+				if got, want := Parse(text, with), Parse(text, opt); !reflect.DeepEqual(got, want) {
+					t.Errorf("goroutine %d, %d bytes: the parse with the memo differs", g, n)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }
