@@ -166,7 +166,8 @@ func (p *parser) snippet(i int, open fence, closing int) (next int, ok bool) {
 
 // own makes the block's texts the memo's: each that lies in was (the
 // bytes the block was read from) points at the same bytes of r.text, and
-// any other is copied. The texts only snippets have are the block's.
+// any other is copied. A snippet has no texts but these (its Anchors,
+// Hashes and MoveTo are the edit formats').
 func (r *snippetRead) own(was string) {
 	b := &r.block
 	for _, s := range []*string{&b.Path, &b.Search, &b.Replace, &b.Lang, &b.Label} {
