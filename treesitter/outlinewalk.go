@@ -90,6 +90,18 @@ type bodyScan struct {
 
 func newScan() bodyScan { return bodyScan{headerEnd: -1} }
 
+// addKids adds a level's items to the kids: the first level's slice is
+// taken as it is (leads makes it for the caller alone), not copied.
+func (s *bodyScan) addKids(items []core.Item) {
+	switch {
+	case len(items) == 0:
+	case s.kids == nil:
+		s.kids = items
+	default:
+		s.kids = append(s.kids, items...)
+	}
+}
+
 // fill sets the item's Kids, Head and Tail from the scan: a leaf when it
 // found no body, or one that opens and closes on one line.
 func (s *bodyScan) fill(it *core.Item) {
@@ -410,7 +422,7 @@ func (w *walker) scan(n nid, typ string, c levelCtx, depth int, s *bodyScan) {
 	var comments []nid
 	flush := func() {
 		if len(comments) > 0 {
-			s.kids = append(s.kids, w.level(comments, c)...)
+			s.addKids(w.level(comments, c))
 			comments = nil
 		}
 	}
@@ -493,7 +505,7 @@ func (w *walker) body(b nid, before []nid, defaultHead int, c levelCtx, s *bodyS
 	}
 	// The level reads its nodes while deeper levels push theirs above
 	// them (appends past its length, or into a new array).
-	s.kids = append(s.kids, w.level(w.listed[mark:], c)...)
+	s.addKids(w.level(w.listed[mark:], c))
 	w.listed = w.listed[:mark]
 	if !s.found {
 		s.head, s.found = head, true
@@ -530,7 +542,7 @@ func (w *walker) selfBody(n nid, c levelCtx, s *bodyScan) {
 	if tail < 0 {
 		tail = endLine(w.sp(n), w.ep(n))
 	}
-	s.kids = append(s.kids, w.level(w.listed[mark:], c)...)
+	s.addKids(w.level(w.listed[mark:], c))
 	w.listed = w.listed[:mark]
 	s.head, s.tail, s.found = head, tail, true
 }
@@ -572,7 +584,7 @@ func (w *walker) linesAfterHeader(n nid, c levelCtx, s *bodyScan) {
 		}
 	}
 	if len(w.listed) > mark {
-		s.kids = append(s.kids, w.level(w.listed[mark:], c)...)
+		s.addKids(w.level(w.listed[mark:], c))
 		s.head, s.tail, s.found = int(first)+1, endLine(w.sp(n), w.ep(n)), true
 	}
 	w.listed = w.listed[:mark]
