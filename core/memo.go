@@ -196,10 +196,10 @@ func (m *memo) fileRead(key string, data []byte) *memoFile {
 	return f
 }
 
-// SameMemory reports whether b is the very bytes a is, the same memory
-// and length, not merely equal bytes: a file a caller's cache handed back
-// unchanged. Two empty slices are never the same memory.
-func SameMemory(a, b []byte) bool {
+// SameMemory reports whether b is the very slice a is, the same memory
+// and length, not merely equal elements: a file a caller's cache handed
+// back unchanged. Two empty slices are never the same memory.
+func SameMemory[E any](a, b []E) bool {
 	return len(a) == len(b) && len(a) > 0 && unsafe.SliceData(a) == unsafe.SliceData(b)
 }
 
@@ -252,8 +252,5 @@ func sameBlock(a, b *Block) bool {
 // with itself on every chunk, and its slices lie wherever the parse that
 // read it left them, a cache miss each.
 func equalSlices[E comparable](a, b []E) bool {
-	if len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) {
-		return true
-	}
-	return slices.Equal(a, b)
+	return len(a) == 0 && len(b) == 0 || SameMemory(a, b) || slices.Equal(a, b)
 }
