@@ -30,7 +30,7 @@ import (
 var (
 	quick   = flag.Bool("quick", false, "fewer runs (a smoke test)")
 	fsrbBin = flag.String("fsrb", "", "the fsrb binary to run (default: build ./cmd/fsrb)")
-	lspBin  = flag.String("fsrb-lsp", "", "the fsrb-lsp binary W8 runs (default: build ./cmd/fsrb-lsp)")
+	lspBin  = flag.String("fsrb-lsp", "", "the fsrb-lsp binary W8 runs (default: build ./cmd/fsrb-lsp); several, comma-separated, stream each answer in turns")
 	only    = flag.String("only", "", "comma-separated workloads to run (W1,...,W8, start for the start-up row)")
 	noLSP   = flag.Bool("no-lsp", false, "skip W7 and W8")
 	keep    = flag.String("keep", "", "write the workloads' files and patches under this folder and keep them (for profiling)")
@@ -40,6 +40,7 @@ var (
 	// W8's rows move by a fifth from one run to the next on a shared
 	// machine: rounds streams every shape again, in turn, for medians.
 	w8Rounds     = flag.Int("w8-rounds", 1, "stream W8's answers this many times each, in turns")
+	w8Blocks     = flag.Int("w8-blocks", 0, "stream only W8's answers of this many blocks (0: all)")
 	helloTags    = flag.String("hello-tags", "", "build tags of fsrb's build, for a second hello world built the same way")
 	helloLDFlags = flag.String("hello-ldflags", "", "linker flags of fsrb's build, for a second hello world built the same way")
 )
@@ -99,16 +100,16 @@ func main() {
 	var streams []streamRow
 	var shapes []streamShape
 	for _, sh := range streamShapes(*quick) {
-		if !*noLSP && selected(sh.name) {
+		if !*noLSP && selected(sh.name) && (*w8Blocks == 0 || sh.blocks == *w8Blocks) {
 			shapes = append(shapes, sh)
 		}
 	}
 	if len(shapes) > 0 {
-		server := *lspBin
-		if server == "" {
-			server = build(tmp, "fsrb-lsp")
+		servers := strings.Split(*lspBin, ",")
+		if *lspBin == "" {
+			servers = []string{build(tmp, "fsrb-lsp")}
 		}
-		streams = runStream(tmp, server, shapes, *w8Rounds)
+		streams = runStream(tmp, servers, shapes, *w8Rounds)
 	}
 	if len(rows) > 0 {
 		printTable(rows)

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -42,6 +41,7 @@ type streamRow struct {
 	lensAsks              int  // codeLens requests, one on each refresh
 	floor                 bool // streamed into a plain-text document
 	round                 int  // of -w8-rounds, from 0
+	server                int  // of -fsrb-lsp's list, from 0
 	shape                 streamShape
 }
 
@@ -80,46 +80,59 @@ func streamShapes(quick bool) []streamShape {
 	return shapes
 }
 
-func runStream(tmp, lspBin string, shapes []streamShape, rounds int) []streamRow {
+func runStream(tmp string, servers []string, shapes []streamShape, rounds int) []streamRow {
 	var rows []streamRow
 	for round := range max(1, rounds) {
-		rows = append(rows, streamRound(tmp, lspBin, shapes, round)...)
+		rows = append(rows, streamRound(tmp, servers, shapes, round)...)
 	}
 	return rows
 }
 
-// streamRound streams each shape once; the first round also streams the
-// first shape as plain text (the floor).
-func streamRound(tmp, lspBin string, shapes []streamShape, round int) []streamRow {
+// streamRound streams each shape once with each server, in turns; the
+// first round also streams the first shape as plain text (the floor).
+func streamRound(tmp string, servers []string, shapes []streamShape, round int) []streamRow {
 	var rows []streamRow
-	for i, sh := range shapes {
-		n := sh.blocks
-		w := sh.answer(n)
-		answer := w.Patch
-		root := filepath.Join(tmp, fmt.Sprintf("W8_%d", i))
-		// Written an hour ago, as a workspace's files are: a file changed
-		// a moment before the server reads it is read again on every
-		// chunk (a stamp that young may hide a change).
-		hourAgo := time.Now().Add(-time.Hour)
-		for _, name := range w.Order {
-			path := filepath.Join(root, filepath.FromSlash(name))
-			check(os.MkdirAll(filepath.Dir(path), 0o755))
-			check(os.WriteFile(path, []byte(w.Files[name]), 0o644))
-			check(os.Chtimes(path, hourAgo, hourAgo))
+	for k, sh := range shapes {
+		for s, server := range servers {
+			for _, r := range streamShapeOnce(tmp, server, sh, k == 0 && round == 0 && s == 0) {
+				r.round, r.server = round, s
+				rows = append(rows, r)
+			}
 		}
-		fmt.Fprintf(os.Stderr, "bench: %s %d blocks, %s a file, lens requests %v (%d bytes, %.0f s) ...\n", sh.name, n, sh.perFile, sh.lenses, len(answer), (time.Duration(len(answer)/streamChunk) * streamEvery).Seconds())
-		r := streamOnce(root, lspBin, answer, true, sh.lenses)
-		r.blocks, r.shape, r.round = n, sh, round
-		rows = append(rows, r)
-		if i == 0 && round == 0 {
-			// The floor: the same stream into a plain-text document,
-			// which the server keeps and never analyses.
-			floor := streamOnce(root, lspBin, answer, false, sh.lenses)
-			floor.blocks, floor.shape = n, sh
-			rows = append(rows, floor)
-		}
-		check(os.RemoveAll(root))
 	}
+	return rows
+}
+
+// streamShapeOnce streams one shape to one server, and as plain text
+// after it when floor is set.
+func streamShapeOnce(tmp, lspBin string, sh streamShape, floor bool) []streamRow {
+	var rows []streamRow
+	n := sh.blocks
+	w := sh.answer(n)
+	answer := w.Patch
+	root := filepath.Join(tmp, "W8")
+	// Written an hour ago, as a workspace's files are: a file changed
+	// a moment before the server reads it is read again on every
+	// chunk (a stamp that young may hide a change).
+	hourAgo := time.Now().Add(-time.Hour)
+	for _, name := range w.Order {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		check(os.MkdirAll(filepath.Dir(path), 0o755))
+		check(os.WriteFile(path, []byte(w.Files[name]), 0o644))
+		check(os.Chtimes(path, hourAgo, hourAgo))
+	}
+	fmt.Fprintf(os.Stderr, "bench: %s %d blocks, %s a file, lens requests %v (%d bytes, %.0f s) ...\n", sh.name, n, sh.perFile, sh.lenses, len(answer), (time.Duration(len(answer)/streamChunk) * streamEvery).Seconds())
+	r := streamOnce(root, lspBin, answer, true, sh.lenses)
+	r.blocks, r.shape = n, sh
+	rows = append(rows, r)
+	if floor {
+		// The floor: the same stream into a plain-text document,
+		// which the server keeps and never analyses.
+		f := streamOnce(root, lspBin, answer, false, sh.lenses)
+		f.blocks, f.shape = n, sh
+		rows = append(rows, f)
+	}
+	check(os.RemoveAll(root))
 	return rows
 }
 
@@ -197,6 +210,7 @@ func streamOnce(root, lspBin, answer string, patch, lenses bool) streamRow {
 	r.last = time.Since(lastSent)
 	r.wall = time.Since(start)
 	r.cpu = procCPU(cmd.Process.Pid) - cpu0
+	r.peakRSS = procPeakRSS(cmd.Process.Pid)
 	c.mu.Lock()
 	r.publishes, r.errorPublishes, r.lensAsks = c.publishes, c.errorPublishes, c.lensAsks
 	c.mu.Unlock()
@@ -208,9 +222,6 @@ func streamOnce(root, lspBin, answer string, patch, lenses bool) streamRow {
 		fail("W8: fsrb-lsp: %v", err)
 	}
 	c.close()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.peakRSS = ru.Maxrss << 10
-	}
 	return r
 }
 
@@ -229,6 +240,28 @@ func procCPU(pid int) time.Duration {
 	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
+// procPeakRSS is the peak resident set of a running process, from /proc.
+// Not the rusage's maxrss at exit: a child started with vfork, as os/exec
+// starts one, counts there the resident set of the parent it was forked
+// from, this benchmark's, which grows as it builds the answers.
+func procPeakRSS(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		fail("W8: %v (the RSS figures need Linux's /proc)", err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if kb, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(kb), "kB")), 10, 64)
+			if err != nil {
+				fail("W8: reading VmHWM in /proc/%d/status: %v", pid, err)
+			}
+			return n << 10
+		}
+	}
+	fail("W8: no VmHWM in /proc/%d/status", pid)
+	return 0
+}
+
 func printStream(rows []streamRow) {
 	if len(rows) == 0 {
 		return
@@ -244,6 +277,9 @@ func printStream(rows []streamRow) {
 		}
 		if r.round > 0 {
 			name += fmt.Sprintf(" (round %d)", r.round+1)
+		}
+		if r.server > 0 {
+			name += fmt.Sprintf(" (server %d)", r.server+1)
 		}
 		asks := fmt.Sprint(r.lensAsks)
 		if !r.shape.lenses {
