@@ -178,8 +178,16 @@ func validate(prev *Plan, patch *Patch, fsys FS, opt Options, remember bool) *Pl
 	}
 	v := &validator{fsys: fsys, opt: opt, plan: plan, targets: map[string]*target{}, written: map[string]*target{}, named: map[string]int{}}
 	plan.Blocks = make([]BlockResult, 0, len(patch.Blocks))
-	for i := range patch.Blocks {
-		v.named[patch.Blocks[i].Path]++
+	// Counted by runs: the blocks naming one file mostly come one after
+	// another, and a chunk of a streamed answer validates them all again,
+	// so one hash a run rather than one a block.
+	for i := 0; i < len(patch.Blocks); {
+		p, j := patch.Blocks[i].Path, i+1
+		for j < len(patch.Blocks) && patch.Blocks[j].Path == p {
+			j++
+		}
+		v.named[p] += j - i
+		i = j
 	}
 	var mem *memo // nil: nothing remembered
 	if remember {
