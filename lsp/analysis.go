@@ -136,15 +136,18 @@ func (s *snapshot) compute(d *document) *analysis {
 	plan, skipped := s.validate(d.uri, d, patch, check)
 	a.plan, a.skipped = plan, skipped
 	s.conflicts(a)
-	written := map[string]bool{} // a file's blocks name it alike: cleaned once
-	for i, b := range patch.Blocks {
-		if !written[b.Path] {
-			written[b.Path] = true
-			if clean, err := core.CleanPath(s.view.slashRoot, b.Path); err == nil {
+	// A file's blocks name it alike, and mostly one after another: a path
+	// is cleaned once, and looked up once a run of blocks, not once a
+	// block on every chunk of a streamed answer.
+	written := map[string]bool{}
+	for i := range patch.Blocks {
+		if p := patch.Blocks[i].Path; (i == 0 || p != patch.Blocks[i-1].Path) && !written[p] {
+			written[p] = true
+			if clean, err := core.CleanPath(s.view.slashRoot, p); err == nil {
 				a.deps[clean] = true
 			}
 		}
-		if i < len(plan.Blocks) && plan.Blocks[i].Path != "" {
+		if i < len(plan.Blocks) && plan.Blocks[i].Path != "" && (i == 0 || plan.Blocks[i].Path != plan.Blocks[i-1].Path) {
 			a.deps[plan.Blocks[i].Path] = true
 		}
 	}

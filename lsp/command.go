@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
+	"github.com/go-json-experiment/json/jsontext"
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -306,13 +308,29 @@ func (s *Server) applyEdit(ctx context.Context, label string, edit *protocol.Wor
 
 func ptr[T any](v T) *T { return &v }
 
-// args makes the arguments of a command.
+// args makes the arguments of a command. Strings and ints, which every
+// lens of a streamed answer carries (its document and block), are written
+// without reflection: a client asking for lenses after each chunk gets
+// three or four a block.
 func args(vs ...any) []protocol.LSPAny {
 	out := make([]protocol.LSPAny, len(vs))
 	for i, v := range vs {
-		data, err := json.Marshal(v)
+		var data []byte
+		var err error
+		switch v := v.(type) {
+		case int:
+			data = strconv.AppendInt(nil, int64(v), 10)
+		case string:
+			data, err = jsontext.AppendQuote(nil, v)
+		default:
+			err = errors.ErrUnsupported
+		}
 		if err != nil {
-			panic(err) // strings and numbers
+			// Other types, and a string that is not UTF-8 (Marshal
+			// replaces what is not).
+			if data, err = json.Marshal(v); err != nil {
+				panic(err) // strings and numbers
+			}
 		}
 		out[i] = protocol.LSPAny(data)
 	}

@@ -160,17 +160,24 @@ func (s *snapshot) openOnDisk() []string {
 // none of them reads as applied, until the user settles it.
 func (s *snapshot) conflicts(a *analysis) {
 	failed := map[int]bool{}
-	for i, b := range a.patch.Blocks {
+	// A file's blocks mostly come one after another: its state is looked
+	// up once a run.
+	lastKey, conflict := "", false
+	for i := range a.patch.Blocks {
 		if i >= len(a.plan.Blocks) {
 			break
 		}
+		b := &a.patch.Blocks[i]
 		key := a.plan.Blocks[i].Path
 		if key == "" {
 			if clean, err := core.CleanPath(s.view.slashRoot, b.Path); err == nil {
 				key = clean
 			}
 		}
-		if key == "" || s.bufferState(key) != bufferConflict {
+		if i == 0 || key != lastKey {
+			lastKey, conflict = key, key != "" && s.bufferState(key) == bufferConflict
+		}
+		if !conflict {
 			continue
 		}
 		sp := b.PathSpan
