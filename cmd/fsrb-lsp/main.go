@@ -31,6 +31,7 @@ func main() {
 		fmt.Println("fsrb-lsp", buildinfo.Version(version))
 		return
 	}
+	oneThread()
 	logger, closeLog, err := newLogger(*logFile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fsrb-lsp:", err)
