@@ -173,3 +173,28 @@ func BenchmarkRevalidateBlockCompleted(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParseStreamed is Parse of a chat answer on each chunk of its
+// stream (W8), through a ParseMemo as the language server parses it: 20
+// characters appended to the last tenth of a 500-block answer, again and
+// again.
+func BenchmarkParseStreamed(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		w    *gen.Workload
+	}{{"lazy500", gen.LazyAnswer(500)}, {"lazytwin500", gen.LazyTwinAnswer(500)}} {
+		b.Run(c.name, func(b *testing.B) {
+			opt := ParseOptions{Snippets: true, Streaming: true, Memo: &ParseMemo{}}
+			start := len(c.w.Patch) * 9 / 10
+			at := start
+			b.ReportAllocs()
+			for b.Loop() {
+				if at >= len(c.w.Patch) {
+					at = start
+				}
+				at = min(at+20, len(c.w.Patch))
+				Parse(c.w.Patch[:at], opt)
+			}
+		})
+	}
+}

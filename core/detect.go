@@ -36,10 +36,12 @@ func ValidFormat(name string) bool {
 }
 
 // chooseFormat returns the forced format, or the detected one.
-func chooseFormat(lines []line, forced string) Format {
+func chooseFormat(lines []line, forced string, run *memoRun) Format {
 	switch forced {
 	case "", FormatAuto:
-		return detectFormat(lines)
+		f := detectFormat(lines, run.undecidedLines(lines))
+		run.decided(f.Name != FormatSearchReplace || f.Reason != noMarker)
+		return f
 	case FormatApplyPatch, FormatUdiff:
 		return Format{Name: forced, Forced: true, Reason: "forced by --format " + forced}
 	}
@@ -57,15 +59,19 @@ func chooseFormat(lines []line, forced string) Format {
 //
 // Without any of them the text is read as search-replace (which then
 // reports that it holds no block). Reason says which line decided, so
-// that reports can explain the choice.
-func detectFormat(lines []line) Format {
-	for i := range lines {
+// that reports can explain the choice. The lines before from are known
+// to decide nothing.
+func detectFormat(lines []line, from int) Format {
+	for i := from; i < len(lines); i++ {
 		if f, ok := formatOfLine(lines, i); ok {
 			return f
 		}
 	}
-	return Format{Name: FormatSearchReplace, Reason: "no marker of another dialect found"}
+	return Format{Name: FormatSearchReplace, Reason: noMarker}
 }
+
+// noMarker is the reason of a text no line of which decides its format.
+const noMarker = "no marker of another dialect found"
 
 // formatOfLine tells whether line i is one that only one format has.
 func formatOfLine(lines []line, i int) (Format, bool) {

@@ -58,7 +58,12 @@ func Parse(text string, opt ParseOptions) *Patch {
 		*buf = splitLinesInto((*buf)[:0], text)
 		lines = *buf
 	}
-	f := chooseFormat(lines, opt.Format)
+	var run *memoRun
+	if opt.Memo != nil {
+		run = opt.Memo.begin(text)
+		defer run.end()
+	}
+	f := chooseFormat(lines, opt.Format, run)
 	var patch *Patch
 	switch f.Name {
 	case FormatApplyPatch:
@@ -66,7 +71,7 @@ func Parse(text string, opt ParseOptions) *Patch {
 	case FormatUdiff:
 		patch = parseUdiff(text, opt)
 	default:
-		patch = parseSearchReplace(text, lines, opt)
+		patch = parseSearchReplace(text, lines, opt, run)
 		hashlines(patch, opt.Format)
 	}
 	patch.Format = f
@@ -79,7 +84,7 @@ func Parse(text string, opt ParseOptions) *Patch {
 		if p := mixedFormats(lines, patch); p != nil {
 			patch.Problems = append(patch.Problems, *p)
 		} else if opt.Snippets && f.Name != FormatSearchReplace {
-			if p := droppedSnippet(text, lines, opt, patch); p != nil {
+			if p := droppedSnippet(text, lines, opt, run, patch); p != nil {
 				patch.Problems = append(patch.Problems, *p)
 			}
 		}
@@ -89,16 +94,12 @@ func Parse(text string, opt ParseOptions) *Patch {
 }
 
 // parseSearchReplace reads dialects 1-5; lines are text's, or nil when
-// they have not been split yet.
-func parseSearchReplace(text string, lines []line, opt ParseOptions) *Patch {
+// they have not been split yet; run is opt.Memo's use by this Parse.
+func parseSearchReplace(text string, lines []line, opt ParseOptions, run *memoRun) *Patch {
 	if lines == nil {
 		lines = splitLines(text)
 	}
-	p := &parser{text: text, lines: lines, opt: opt, patch: &Patch{Text: text}}
-	if opt.Memo != nil {
-		p.memo = opt.Memo.begin(text)
-		defer p.memo.end()
-	}
+	p := &parser{text: text, lines: lines, opt: opt, patch: &Patch{Text: text}, memo: run}
 	// Room for every block at once: a Block is large, and a list grown
 	// by appends copies them over and over (BenchmarkW1). Every opening
 	// marker holds "SEARCH" or "NEW_FILE"; a text full of those words

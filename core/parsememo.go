@@ -1,6 +1,7 @@
 package core
 
 import (
+	"sort"
 	"strings"
 	"sync"
 	"unsafe"
@@ -24,6 +25,9 @@ type ParseMemo struct {
 	mu   sync.Mutex
 	last []*snippetRead // what the last parse read or took, in its order
 	text string         // the text it parsed
+	// undecided: no line of text decides its format (detectFormat), as
+	// in a chat answer, which is read to its end for one.
+	undecided bool
 }
 
 // snippetKey places a snippet's reading: the bytes it was read from and
@@ -65,13 +69,16 @@ type memoRun struct {
 	same int
 	text string
 	cur  []*snippetRead
+	// wasUndecided is the last parse's ParseMemo.undecided, undecided
+	// this one's.
+	wasUndecided, undecided bool
 }
 
 func (m *ParseMemo) begin(text string) *memoRun {
 	m.mu.Lock()
-	prev, last := m.last, m.text
+	prev, last, undecided := m.last, m.text, m.undecided
 	m.mu.Unlock()
-	return &memoRun{m: m, prev: prev, same: commonPrefix(text, last), text: text, cur: make([]*snippetRead, 0, len(prev)+1)}
+	return &memoRun{m: m, prev: prev, same: commonPrefix(text, last), text: text, cur: make([]*snippetRead, 0, len(prev)+1), wasUndecided: undecided}
 }
 
 // end hands what this parse used to the next; what it did not use is
@@ -79,7 +86,29 @@ func (m *ParseMemo) begin(text string) *memoRun {
 func (r *memoRun) end() {
 	r.m.mu.Lock()
 	defer r.m.mu.Unlock()
-	r.m.last, r.m.text = r.cur, r.text
+	r.m.last, r.m.text, r.m.undecided = r.cur, r.text, r.undecided
+}
+
+// undecidedLines is how many of lines (the text's) are known to decide
+// no format: when no line of the last text did, those the two texts share
+// with the line after them (formatOfLine looks at the next line too).
+func (r *memoRun) undecidedLines(lines []line) int {
+	if r == nil || !r.wasUndecided {
+		return 0
+	}
+	// The first line not whole within the shared prefix, newline and all.
+	j := sort.Search(len(lines), func(i int) bool { return lines[i].next > r.same })
+	if j > 0 && lines[j-1].next == lines[j-1].end {
+		j-- // the text's last line, without a newline: it may go on
+	}
+	return max(0, j-1)
+}
+
+// decided records whether some line of the text decided its format.
+func (r *memoRun) decided(yes bool) {
+	if r != nil {
+		r.undecided = !yes
+	}
 }
 
 // commonPrefix is the length of the longest prefix a and b share.

@@ -21,6 +21,10 @@ func memoAnswers(t *testing.T) map[string]string {
 		"twin":  gen.LazyTwinAnswer(10).Patch,
 		"sr":    gen.Answer(10).Patch,
 		"dense": gen.DenseAnswer(20).Patch,
+		// A format decided late: the lines before it decided nothing.
+		"lazy, then a diff":   gen.LazyAnswer(5).Patch + "\n--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n",
+		"lazy, then a patch":  gen.LazyAnswer(5).Patch + "\n*** Begin Patch\n*** Update File: x.py\n@@\n-a\n+b\n*** End Patch\n",
+		"prose, then a block": strings.Repeat("Some words, then some more.\n", 40) + "x.py\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n",
 	}
 	for _, pattern := range []string{"testdata/snippet/*.txtar", "../testdata/cases/*.txtar"} {
 		files, err := filepath.Glob(pattern)
@@ -124,6 +128,35 @@ func TestParseMemoTakesEveryClosedBlock(t *testing.T) {
 		if i < len(first) && r == first[i] {
 			t.Fatalf("reading %d was taken from the memo though every block moved", i)
 		}
+	}
+}
+
+// TestParseMemoUndecidedLines: once no line of an answer decided its
+// format, the next parse looks again only from the last whole line the
+// two texts share.
+func TestParseMemoUndecidedLines(t *testing.T) {
+	answer := gen.LazyAnswer(10).Patch
+	memo := &ParseMemo{}
+	opt := ParseOptions{Snippets: true, Streaming: true, Memo: memo}
+	Parse(answer, opt)
+	if !memo.undecided {
+		t.Fatalf("no line of a chat answer decides a format, but the memo says one did")
+	}
+	next := answer + "And a last line"
+	lines := splitLines(next)
+	run := memo.begin(next)
+	// The answer ends with a newline: its last line and the one added
+	// are looked at again.
+	if got, want := run.undecidedLines(lines), len(lines)-2; got != want {
+		t.Errorf("undecidedLines = %d of %d lines, want %d", got, len(lines), want)
+	}
+	run.end()
+	Parse(answer+"--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n", opt)
+	if memo.undecided {
+		t.Errorf("a diff's headers decided the format, but the memo says none did")
+	}
+	if got := memo.begin(answer).undecidedLines(splitLines(answer)); got != 0 {
+		t.Errorf("after a text some line decided, undecidedLines = %d, want 0", got)
 	}
 }
 

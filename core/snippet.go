@@ -638,8 +638,8 @@ func copilotHeader(line string) (path string, at, from, to int, bad string, ok b
 // unified diff, an apply-patch), a code block that names its file outside
 // every block the patch was read into: read so, it would be dropped
 // without a word, so the answer is refused as one that mixes formats.
-func droppedSnippet(text string, lines []line, opt ParseOptions, patch *Patch) *Problem {
-	sr := parseSearchReplace(text, lines, opt)
+func droppedSnippet(text string, lines []line, opt ParseOptions, run *memoRun, patch *Patch) *Problem {
+	sr := parseSearchReplace(text, lines, opt, run)
 	for _, s := range sr.Blocks {
 		if s.Op != OpSnippet {
 			continue
