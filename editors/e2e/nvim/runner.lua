@@ -834,13 +834,25 @@ local function main()
   vim.wait(5000, function() return #require('fsrb').clients(buf2) > 0 end, 20)
   check(#fsrb.clients() == 1 and (fsrb.clients(buf2)[1] or {}).id == (fsrb.clients(buf)[1] or {}).id,
     'a second patch of the same root reuses the client', tostring(#fsrb.clients()))
-  vim.api.nvim_win_set_cursor(0, { 10, 0 }) -- inside block #2
+  -- On the blank line between the blocks no block is under the cursor:
+  -- the command says so and runs nothing (no guess by counting markers).
+  vim.api.nvim_win_set_cursor(0, { 6, 0 })
+  local warned, ran_before, notify_before = {}, require('fsrb').last_command, vim.notify
+  vim.notify = function(msg, level) table.insert(warned, { msg = msg, level = level }) end
+  vim.cmd('Fsrb apply-block')
+  vim.notify = notify_before
+  check(#warned == 1 and warned[1].msg:find('no block under the cursor', 1, true) and warned[1].level == vim.log.levels.WARN
+    and require('fsrb').last_command == ran_before, ':Fsrb apply-block between two blocks says none is under the cursor and runs nothing',
+    vim.inspect(warned))
+  -- On block #2's header line (its path), block #2: the block's whole
+  -- range, not the marker line before the cursor.
+  vim.api.nvim_win_set_cursor(0, { 7, 0 })
   done, applied = 0, 0
   vim.cmd('Fsrb apply-block')
   vim.wait(10000, function() return done >= 1 and applied >= 1 end, 20)
   vim.cmd('silent! wall')
   last = require('fsrb').last_command or {}
-  check(last.arguments and last.arguments[2] == 2, ':Fsrb apply-block picked block #2 under the cursor', vim.inspect(last.arguments))
+  check(last.arguments and last.arguments[2] == 2, ':Fsrb apply-block picked block #2, its header under the cursor', vim.inspect(last.arguments))
   check(read(ws .. '/notes/b.txt') == 'second\n' and read(ws .. '/notes/a.txt') == nil, ':Fsrb apply-block created notes/b.txt only', tostring(read(ws .. '/notes/b.txt')))
 
   -- :Fsrb status says the patch is partly applied; <Plug>(fsrb-revert-block)

@@ -48,41 +48,70 @@ function M.apply_all(bufnr, on_done)
   return execute(bufnr, 'fsrb.applyAll', { vim.uri_from_bufnr(bufnr) }, on_done)
 end
 
--- The number of the block at (0-based) line, from the server's code lenses
--- ("#N status" sits on each block's SEARCH marker), else by counting SEARCH
--- markers.
+-- The number of the block at (0-based) line, or nil and why not. The
+-- server says it: each block is a document symbol whose range is the whole
+-- block, header and all, and the code lens on the symbol's selection line
+-- (its marker or fence) carries the block's number. Never a count of
+-- markers: a chat answer's code blocks have none, and a guess would run
+-- the command on another block.
 local function block_at(bufnr, line)
   local c = client.clients(bufnr)[1]
-  if c then
-    local res = client.request_sync(c, 'textDocument/codeLens', { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }, 3000, bufnr)
-    if res and res.result then
-      local best, best_line
-      for _, lens in ipairs(res.result) do
-        local n = lens.command and lens.command.arguments and tonumber(lens.command.arguments[2])
-        local l = lens.range.start.line
-        if n and l <= line and (best_line == nil or l >= best_line) then
-          best, best_line = n, l
-        end
+  if not c then
+    return nil, 'no fsrb server is attached to this buffer'
+  end
+  local doc = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+  local function ask(method)
+    local res, err = client.request_sync(c, method, doc, 3000, bufnr)
+    if not res or res.err or type(res.result) ~= 'table' then
+      return nil, (res and res.err and res.err.message) or err or 'no answer'
+    end
+    return res.result
+  end
+  local lenses, why = ask('textDocument/codeLens')
+  local symbols, why2 = lenses and ask('textDocument/documentSymbol')
+  if not lenses or not symbols then
+    return nil, 'the server did not say which block is under the cursor (' .. tostring(why or why2) .. '); give the block number'
+  end
+  local number_on = {}
+  for _, lens in ipairs(lenses) do
+    local n = lens.command and lens.command.arguments and tonumber(lens.command.arguments[2])
+    if n then
+      number_on[lens.range.start.line] = n
+    end
+  end
+  for _, file in ipairs(symbols) do
+    for _, block in ipairs(file.children or {}) do
+      local first, last = block.range.start.line, block.range['end'].line
+      if block.range['end'].character == 0 and last > first then
+        last = last - 1 -- the range ends at the start of the next line
       end
-      if best then
-        return best
+      local n = number_on[block.selectionRange.start.line]
+      if n and first <= line and line <= last then
+        return n
       end
     end
   end
-  local n = 0
-  for _, text in ipairs(vim.api.nvim_buf_get_lines(bufnr, 0, line + 1, false)) do
-    if text:match('^%s*<<<<<+%s*SEARCH') or text:match('^%s*<<<<<+%s*NEW_FILE') or text:match('^%s*%-%-%-+%s*SEARCH') then
-      n = n + 1
-    end
+  return nil, 'no block under the cursor; move it onto one or give the block number'
+end
+
+-- The block n, or the one under the cursor; nil after saying why none.
+local function block_or_cursor(bufnr, n)
+  if n then
+    return n
   end
-  return n > 0 and n or 1
+  local at, why = block_at(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
+  if not at then
+    notify(why, vim.log.levels.WARN)
+  end
+  return at
 end
 
 --- Applies block n (default: the block under the cursor).
 function M.apply_block(bufnr, n, on_done)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  n = block_or_cursor(bufnr, n)
   if not n then
-    n = block_at(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
+    return false
   end
   return execute(bufnr, 'fsrb.applyBlock', { vim.uri_from_bufnr(bufnr), n }, on_done)
 end
@@ -97,8 +126,9 @@ end
 --- Reverts block n (default: the block under the cursor).
 function M.revert_block(bufnr, n, on_done)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  n = block_or_cursor(bufnr, n)
   if not n then
-    n = block_at(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
+    return false
   end
   return execute(bufnr, 'fsrb.revertBlock', { vim.uri_from_bufnr(bufnr), n }, on_done)
 end
@@ -117,8 +147,9 @@ end
 -- open and answers the patch's state, which is shown.
 local function skip_or_include(command, bufnr, n, on_done)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  n = block_or_cursor(bufnr, n)
   if not n then
-    n = block_at(bufnr, vim.api.nvim_win_get_cursor(0)[1] - 1)
+    return false
   end
   return execute(bufnr, command, { vim.uri_from_bufnr(bufnr), n }, function(err, result)
     if not err and type(result) == 'table' then
