@@ -44,6 +44,10 @@ type diagnoser struct {
 	// asked counts the refresh requests sent, by method: read without
 	// d.mu, which some of the senders hold.
 	asked map[string]*atomic.Int64
+	// lastChange is when the last change was scheduled, and lone whether
+	// it came a debounce or more after the one before it (loop).
+	lastChange time.Time
+	lone       bool
 }
 
 // minDebounce coalesces the changes an editor sends together (a paste, a
@@ -72,6 +76,9 @@ func (d *diagnoser) start(ctx context.Context) { go d.loop(ctx) }
 
 func (d *diagnoser) schedule(snap *snapshot, uris map[uri.URI]bool) {
 	d.mu.Lock()
+	now := time.Now()
+	d.lone = d.lastChange.IsZero() || now.Sub(d.lastChange) >= d.delayLocked()
+	d.lastChange = now
 	for u := range uris {
 		d.pending[u] = true
 	}
@@ -93,7 +100,17 @@ func (d *diagnoser) loop(ctx context.Context) {
 			return
 		case <-d.kick:
 		}
-		if delay := d.delay(); delay > 0 {
+		// A change that came a debounce or more after the one before is
+		// validated at once: not in a burst, it would have waited out the
+		// debounce alone (a chat answer streams a chunk every few tens of
+		// milliseconds, a person types slower than a cheap validation),
+		// and the wait cost a timer's wake-up and its delay every time
+		// (make bench, W8). A change that follows it closely cancels the
+		// run and waits for quiet, as the rest of a burst does.
+		d.mu.Lock()
+		lone := d.lone
+		d.mu.Unlock()
+		if delay := d.delay(); delay > 0 && !lone {
 			t := time.NewTimer(delay)
 		quiet:
 			for {
@@ -158,16 +175,20 @@ func (d *diagnoser) refreshLenses(ctx context.Context) {
 // [minDebounce, ceiling]. A patch that validates quickly shows its
 // diagnostics right after a keystroke; one of thousands of blocks waits as
 // long in quiet as it takes to validate, so a burst of typing validates
-// once, at its end, and never spends more time waiting than working
-// (make bench, W7).
+// at its end (and at its first change, which came after a pause: loop),
+// and never spends more time waiting than working (make bench, W7).
 func (d *diagnoser) delay() time.Duration {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.delayLocked()
+}
+
+// delayLocked is delay with d.mu held.
+func (d *diagnoser) delayLocked() time.Duration {
 	if d.ceiling <= 0 {
 		return 0
 	}
-	d.mu.Lock()
-	c := d.cost
-	d.mu.Unlock()
-	return min(max(c, minDebounce), d.ceiling)
+	return min(max(d.cost, minDebounce), d.ceiling)
 }
 
 // measured folds the duration of a completed run into the cost estimate,
