@@ -39,8 +39,8 @@ func ValidFormat(name string) bool {
 func chooseFormat(lines []line, forced string, run *memoRun) Format {
 	switch forced {
 	case "", FormatAuto:
-		f := detectFormat(lines, run.undecidedLines(lines))
-		run.decided(f.Name != FormatSearchReplace || f.Reason != noMarker)
+		f, decided := detectFormat(lines, run.undecidedLines(lines))
+		run.decided(decided)
 		return f
 	case FormatApplyPatch, FormatUdiff:
 		return Format{Name: forced, Forced: true, Reason: "forced by --format " + forced}
@@ -59,19 +59,16 @@ func chooseFormat(lines []line, forced string, run *memoRun) Format {
 //
 // Without any of them the text is read as search-replace (which then
 // reports that it holds no block). Reason says which line decided, so
-// that reports can explain the choice. The lines before from are known
-// to decide nothing.
-func detectFormat(lines []line, from int) Format {
+// that reports can explain the choice, and decided whether a line did.
+// The lines before from are known to decide nothing.
+func detectFormat(lines []line, from int) (f Format, decided bool) {
 	for i := from; i < len(lines); i++ {
 		if f, ok := formatOfLine(lines, i); ok {
-			return f
+			return f, true
 		}
 	}
-	return Format{Name: FormatSearchReplace, Reason: noMarker}
+	return Format{Name: FormatSearchReplace, Reason: "no marker of another dialect found"}, false
 }
-
-// noMarker is the reason of a text no line of which decides its format.
-const noMarker = "no marker of another dialect found"
 
 // formatOfLine tells whether line i is one that only one format has.
 func formatOfLine(lines []line, i int) (Format, bool) {

@@ -315,19 +315,9 @@ func ptr[T any](v T) *T { return &v }
 func args(vs ...any) []protocol.LSPAny {
 	out := make([]protocol.LSPAny, len(vs))
 	for i, v := range vs {
-		var data []byte
-		var err error
-		switch v := v.(type) {
-		case int:
-			data = strconv.AppendInt(nil, int64(v), 10)
-		case string:
-			data, err = jsontext.AppendQuote(nil, v)
-		default:
-			err = errors.ErrUnsupported
-		}
-		if err != nil {
-			// Other types, and a string that is not UTF-8 (Marshal
-			// replaces what is not).
+		data, ok := plainArg(v)
+		if !ok {
+			var err error
 			if data, err = json.Marshal(v); err != nil {
 				panic(err) // strings and numbers
 			}
@@ -335,6 +325,20 @@ func args(vs ...any) []protocol.LSPAny {
 		out[i] = protocol.LSPAny(data)
 	}
 	return out
+}
+
+// plainArg writes an int or a string as JSON without reflection; false
+// for any other type, and for a string that is not UTF-8, which
+// json.Marshal writes with what is not replaced.
+func plainArg(v any) ([]byte, bool) {
+	switch v := v.(type) {
+	case int:
+		return strconv.AppendInt(nil, int64(v), 10), true
+	case string:
+		data, err := jsontext.AppendQuote(nil, v)
+		return data, err == nil
+	}
+	return nil, false
 }
 
 func (s *Server) show(ctx context.Context, kind protocol.MessageType, msg string) {

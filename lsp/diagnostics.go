@@ -108,9 +108,9 @@ func (d *diagnoser) loop(ctx context.Context) {
 		// (make bench, W8). A change that follows it closely cancels the
 		// run and waits for quiet, as the rest of a burst does.
 		d.mu.Lock()
-		lone := d.lone
+		lone, delay := d.lone, d.delayLocked()
 		d.mu.Unlock()
-		if delay := d.delay(); delay > 0 && !lone {
+		if delay > 0 && !lone {
 			t := time.NewTimer(delay)
 		quiet:
 			for {
