@@ -535,6 +535,7 @@ async function main() {
     await skipReview(page);
     await clipboardStep(page, context);
     await copilotAnswerStep(page, context);
+    await blockUnderCursorStep(page);
     await noEditStep(page);
     await mcpStep();
   } catch (err) {
@@ -820,6 +821,101 @@ async function copilotAnswerStep(page, context) {
   check(readFileSync(x, 'utf8') === want, 'disk after the Copilot answer: src/x.ts byte for byte (make() rewritten, the rest kept)',
     diffLines(want, readFileSync(x, 'utf8')));
   check(!readdirSync(WS).some((n) => /^Untitled/.test(n)), 'the Copilot answer was never written to disk', readdirSync(WS).join(' '));
+}
+
+// "fsrb: Skip block" and "fsrb: Include block" from the palette, with no
+// block number, on a chat answer of two fenced blocks that name their
+// files (a lazy block, a whole file): the block under the cursor is the
+// one whose lines, as the server reads the answer, hold it. On block #2's
+// file-name line, above the fence that holds its lens, that is block #2
+// (the last lens at or above the line was block #1's); in the prose
+// between the blocks it is none: a quick pick asks which block, and
+// Escape runs nothing.
+async function blockUnderCursorStep(page) {
+  await runCommand(page, 'File: Save All Files');
+  await runCommand(page, 'View: Close All Editors');
+  mkdirSync(join(WS, 'chat'), { recursive: true });
+  const a = join(WS, 'chat', 'a.py');
+  const b = join(WS, 'chat', 'b.py');
+  writeFileSync(a, 'def one():\n    return 1\n\n\ndef two():\n    return 2\n');
+  writeFileSync(b, 'x = 1\ny = 2\n');
+  const files = () => `${readFileSync(a, 'utf8')}|${readFileSync(b, 'utf8')}`;
+  const before = files();
+  const answer = [
+    'Here are the two changes.', //  1
+    '', //                           2
+    '`chat/a.py`', //                3  block #1's file name
+    '```python', //                  4  its lens
+    '# ...existing code...',
+    'def two():',
+    '    return 22',
+    '```', //                        8
+    '',
+    'Then update the other file:', // 10  prose between the blocks
+    '',
+    'chat/b.py', //                 12  block #2's file name
+    '```python', //                 13  its lens
+    'x = 1',
+    'y = 3',
+    '```', //                       16  its closing fence
+    '',
+    "That's all.",
+    '',
+  ].join('\n');
+  await page.evaluate((t) => navigator.clipboard.writeText(t), answer);
+  await openFile(page, 'chat/a.py');
+  await runCommand(page, 'fsrb: Apply from clipboard');
+  await page.locator('.tab', { hasText: 'Here are the two changes' }).first().waitFor({ timeout: 15000 });
+  const fsrbItem = page.locator('.statusbar-item', { hasText: /^fsrb: / });
+  const status = () => fsrbItem.first().innerText({ timeout: 2000 }).catch(() => '');
+  await poll(async () => /fsrb: 2\/2 blocks apply/.test(await status()), 20000);
+  check(/fsrb: 2\/2 blocks apply/.test(await status()), 'the answer of two fenced blocks: "fsrb: 2/2 blocks apply"', await status());
+  const lenses = page.locator('.editor-group-container.active .monaco-editor .codelens-decoration');
+  const lensText = () => lensRows(lenses);
+  let look = await seeLenses(lensText, (t) => /#1 applies at chat\/a\.py/.test(t) && /#2 applies at chat\/b\.py/.test(t), 15000);
+  log(`     its lenses: ${look}`);
+
+  // In the prose between the blocks: a quick pick of the blocks; Escape.
+  await goToLine(page, 10);
+  await dismissToasts(page);
+  await runCommand(page, 'fsrb: Skip block');
+  const input = page.locator('.quick-input-widget input');
+  const placeholder = () => input.getAttribute('placeholder', { timeout: 2000 }).catch(() => '');
+  await poll(async () => /cursor is on no block/.test(await placeholder()), 10000);
+  const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  await poll(async () => (await rows.count()) === 2, 5000);
+  const picks = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+  check(/fsrb: the cursor is on no block: skip which one\?/.test(await placeholder()) && picks.length === 2
+    && /^#1 applies at chat\/a\.py/.test(picks[0]) && /^#2 applies at chat\/b\.py/.test(picks[1]),
+  '"fsrb: Skip block" in the prose between the blocks: a quick pick asks which block (#1, #2), none guessed',
+  `${await placeholder()}: ${picks.join(' | ')}`);
+  await page.mouse.move(640, 12);
+  await page.waitForTimeout(300);
+  await shot(page, 'vscode-block-under-cursor.png');
+  await page.keyboard.press('Escape');
+  await input.waitFor({ state: 'hidden' });
+  await page.waitForTimeout(1500); // a command run would show by now
+  look = await lensText();
+  check(/fsrb: 2\/2 blocks apply/.test(await status()) && !/skipped/.test(look) && files() === before,
+    'Escape on the quick pick: nothing skipped, no file changed', `${await status()}; ${look}`);
+
+  // On block #2's file-name line: block #2.
+  await goToLine(page, 12);
+  await runCommand(page, 'fsrb: Skip block');
+  await poll(async () => /#2 skipped/.test(await status()), 10000);
+  const asked = await page.locator('.quick-input-widget:visible').count();
+  check(/fsrb: ready: 1 of 2 blocks, #2 skipped/.test(await status()) && asked === 0,
+    '"fsrb: Skip block" on block #2\'s file-name line (above its fence and lens) skips block #2, asking nothing', `${await status()}; ${asked ? 'a quick pick' : 'no quick pick'}`);
+  look = await seeLenses(lensText, (t) => /#2 skipped/.test(t), 10000);
+  check(/#2 skipped \| Include block/.test(look) && /#1 applies at chat\/a\.py/.test(look), 'its lenses: "#1 applies at chat/a.py…", "#2 skipped | Include block"', look);
+
+  // On block #2's closing fence: block #2 again.
+  await goToLine(page, 16);
+  await runCommand(page, 'fsrb: Include block');
+  await poll(async () => /fsrb: 2\/2 blocks apply/.test(await status()), 10000);
+  check(/fsrb: 2\/2 blocks apply/.test(await status()), '"fsrb: Include block" on block #2\'s closing fence puts block #2 back: "fsrb: 2/2 blocks apply"', await status());
+  check(files() === before, 'skipping and including blocks changed no file', files());
+  await runCommand(page, 'View: Revert and Close Editor').catch(() => page.keyboard.press('Escape'));
 }
 
 // A chat answer with no edit in it (an explanation, a code block that

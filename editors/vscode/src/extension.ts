@@ -2,13 +2,16 @@
 // patches (and Markdown chat answers when `fsrb.markdown` is on).
 import * as vscode from 'vscode';
 import {
+  CodeLensRequest,
+  DocumentSymbolRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
 import { resolveServer } from './server';
-import { BlockStatus, blockOf } from './status';
+import { BlockStatus } from './status';
+import { Block, blockUnder, patchBlocks } from './blocks';
 import { MergeConflictGuard } from './mergeConflict';
 import { TargetSync, changeOnce } from './targets';
 import { Preview } from './preview';
@@ -63,27 +66,52 @@ function documentSelector(): { scheme: string; language: string }[] {
   return sel;
 }
 
-// The block number at a line of a patch, from the server's code lenses:
-// each block's status lens sits on its SEARCH marker with [uri, n] as its
-// command's arguments.
+// The block under the cursor, as the server reads the patch (blocks.ts),
+// for a command run with no block number (the palette, a key binding).
+// With the cursor on no block (prose between a chat answer's code blocks,
+// a blank line between two blocks) nothing is guessed: a quick pick asks
+// which block, and Escape runs nothing. When the server does not say, a
+// warning says so and nothing runs.
 async function blockAt(uri: vscode.Uri, line: number, verb: string): Promise<number | undefined> {
-  const lenses = await status.lenses(uri);
-  let best: { n: number; line: number } | undefined;
-  const blocks: { n: number; line: number; title: string }[] = [];
-  for (const l of lenses) {
-    const n = blockOf(l);
-    if (n === undefined || l.command?.command) continue; // the status lens, not its Apply or Revert
-    const b = { n, line: l.range.start.line, title: l.command!.title };
-    blocks.push(b);
-    if (b.line <= line && (!best || b.line >= best.line)) best = b;
+  const found = await serverBlocks(uri);
+  if (typeof found === 'string') {
+    vscode.window.showWarningMessage(`fsrb: the server did not say which block is under the cursor (${found}): nothing was run; `
+      + `use the lenses over the block, or run the command again once the server runs`);
+    return undefined;
   }
-  if (best) return best.n;
-  if (blocks.length === 0) return undefined;
+  if (found.length === 0) {
+    vscode.window.showWarningMessage(`fsrb: this patch has no block to ${verb}`);
+    return undefined;
+  }
+  const under = blockUnder(found, line);
+  if (under) return under.n;
   const pick = await vscode.window.showQuickPick(
-    blocks.map((b) => ({ label: b.title, n: b.n })),
-    { placeHolder: `fsrb: ${verb} which block?` },
+    found.map((b) => ({ label: b.title, description: b.title.includes(b.path) ? undefined : b.path, n: b.n })),
+    { placeHolder: `fsrb: the cursor is on no block: ${verb} which one? (Escape: none)` },
   );
   return pick?.n;
+}
+
+// The patch's blocks from the fsrb client itself (its document symbols and
+// code lenses): other extensions' symbol providers have no say. A string
+// says why there are none.
+async function serverBlocks(uri: vscode.Uri): Promise<Block[] | string> {
+  const c = client;
+  if (!c || c.state !== State.Running) return 'the server is not running';
+  const params = { textDocument: { uri: c.code2ProtocolConverter.asUri(uri) } };
+  try {
+    const [symbols, lenses] = await Promise.all([
+      c.sendRequest(DocumentSymbolRequest.type, params),
+      c.sendRequest(CodeLensRequest.type, params),
+    ]);
+    if (!symbols || !lenses) return 'no answer';
+    const blocks = patchBlocks(symbols, lenses);
+    // (A server whose status lenses carry no block number.)
+    if (blocks.length === 0 && symbols.some((f) => 'children' in f && f.children?.length)) return 'its lenses name no block';
+    return blocks;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
 }
 
 async function startClient(context: vscode.ExtensionContext): Promise<void> {

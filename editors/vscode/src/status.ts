@@ -7,6 +7,7 @@
 // (the patch may now be applied, or no longer).
 import * as vscode from 'vscode';
 import { refreshCodeLenses } from './lenses';
+import { blockOf } from './blocks';
 import { CodeLens, CodeLensRequest, ExecuteCommandRequest, LanguageClient, State } from 'vscode-languageclient/node';
 
 const searchMarker = /^\s*(?:<{5,9}\s*(?:SEARCH>?|NEW_FILE)|-{3,}\s*SEARCH)\s*$/;
@@ -27,12 +28,6 @@ interface ServerStatus {
   summary?: string;
   skipped?: number[];
   blocks: { number: number; path: string; state: 'ready' | 'applied' | 'problem' | 'arriving' | 'skipped'; line?: number }[];
-}
-
-/** The block a lens of the server is about: its command's [uri, n]. */
-export function blockOf(lens: CodeLens): number | undefined {
-  const n = lens.command?.arguments?.[1];
-  return typeof n === 'number' ? n : undefined;
 }
 
 export function countStates(states: string[]): Counts {
