@@ -90,15 +90,7 @@ func BenchmarkStreamChunk(b *testing.B) {
 }
 
 func benchStream(b *testing.B, w *gen.Workload) {
-	root := writeFiles(b, w.Files)
-	// Files a moment old are read again each time (a stamp that young may
-	// hide a change: diskreads.go); a workspace's targets are older.
-	hourAgo := time.Now().Add(-time.Hour)
-	for name := range w.Files {
-		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(name)), hourAgo, hourAgo); err != nil {
-			b.Fatal(err)
-		}
-	}
+	root := agedFiles(b, w)
 	c := startClientWith(b, root, 0)
 	c.initialize(vscodeCaps, nil)
 	start := len(w.Patch) * 9 / 10 // the last tenth streams in, again and again
@@ -119,6 +111,51 @@ func benchStream(b *testing.B, w *gen.Workload) {
 		at += len(chunk)
 		c.waitDiagnostics(u, c.appendText(u, chunk))
 	}
+}
+
+// BenchmarkStreamAnswer is W8's lazy stream in process, without its
+// pacing and with the debounce off: a chat answer of lazy blocks, and its
+// SEARCH/REPLACE twin (the same edits), appended 20 characters at a time
+// from nothing to the whole answer, each chunk waiting for its
+// diagnostics; an op is one answer, to a server of its own. ns/byte is
+// per byte of answer: the two answers differ in length.
+func BenchmarkStreamAnswer(b *testing.B) {
+	for _, n := range []int{50, 500} {
+		for _, a := range []struct {
+			name string
+			w    *gen.Workload
+		}{{"lazy", gen.LazyAnswer(n)}, {"lazytwin", gen.LazyTwinAnswer(n)}} {
+			b.Run(fmt.Sprint(a.name, n), func(b *testing.B) {
+				root := agedFiles(b, a.w)
+				for b.Loop() {
+					c := startClientWith(b, root, 0)
+					c.initialize(vscodeCaps, nil)
+					text := ""
+					u := c.open("answer.md", &text)
+					c.waitDiagnostics(u, 1)
+					for at := 0; at < len(a.w.Patch); at += 20 {
+						c.waitDiagnostics(u, c.appendText(u, a.w.Patch[at:min(at+20, len(a.w.Patch))]))
+					}
+					c.closeDoc(u)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(a.w.Patch)), "ns/byte")
+			})
+		}
+	}
+}
+
+// agedFiles writes the files a streamed answer edits, an hour old: files
+// a moment old are read again each time (a stamp that young may hide a
+// change: diskreads.go), and a workspace's targets are older.
+func agedFiles(b *testing.B, w *gen.Workload) string {
+	root := writeFiles(b, w.Files)
+	hourAgo := time.Now().Add(-time.Hour)
+	for name := range w.Files {
+		if err := os.Chtimes(filepath.Join(root, filepath.FromSlash(name)), hourAgo, hourAgo); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return root
 }
 
 // appendText appends s to an open document, as a chat plugin streams an

@@ -48,11 +48,14 @@ typedef struct {
 //     them flagged FSRB_DESCEND (a wrapper, an assignment, a call...),
 //     four levels at most;
 //   - the header of a definition (flagged FSRB_DEF): three levels below
-//     it, for its name and a Go method's receiver.
+//     it, for its name and a Go method's receiver;
+//   - of the root's children, only those that overlap bytes [lo, hi)
+//     are read below: an outline spliced from an earlier one walks only
+//     what an edit touched.
 enum { FSRB_DEF = 1, FSRB_DESCEND = 2 };
 
 static fsrb_node *fsrb_flatten(const void *tree, uint32_t *count, uint32_t hint,
-		const uint8_t *src, const uint8_t *flags, uint32_t nsyms) {
+		const uint8_t *src, const uint8_t *flags, uint32_t nsyms, uint32_t lo, uint32_t hi) {
 	// A node's mode says which of its children are read: FULL all, down
 	// to any depth; BUDGET+b all, b levels down; KEYED+d the statement
 	// chain, d levels down; NONE none.
@@ -121,7 +124,7 @@ static fsrb_node *fsrb_flatten(const void *tree, uint32_t *count, uint32_t hint,
 		} else {
 			budget = NONE;
 		}
-		if (budget == KEYED) {
+		if (budget == KEYED || (depth == 1 && (out[i].end_byte <= lo || sb >= hi))) {
 			budget = NONE;
 		}
 		if (budget != NONE && ts_tree_cursor_goto_first_child(&c)) {
@@ -174,12 +177,13 @@ type flatNode struct {
 }
 
 // flattenTree reads the nodes of t, the tree of src, that an outline
-// reads (fsrb_flatten says which), in one cgo call: the binding's one
+// reads (fsrb_flatten says which), below the root's children only those
+// that overlap bytes [lo, hi), in one cgo call: the binding's one
 // call a cursor step and a node property cost several times the whole
 // walk (BenchmarkOutline). flags are symbolFlags per symbol. The nodes
 // are C's memory, freed by free; nil when it ran out. The caller holds
 // t.
-func flattenTree(t *sitter.Tree, src []byte, flags []byte) (nodes []flatNode, free func()) {
+func flattenTree(t *sitter.Tree, src []byte, flags []byte, lo, hi uint32) (nodes []flatNode, free func()) {
 	// The binding's Tree keeps the C tree as its first field, with no
 	// accessor.
 	ct := *(*unsafe.Pointer)(unsafe.Pointer(t.BaseTree))
@@ -192,7 +196,7 @@ func flattenTree(t *sitter.Tree, src []byte, flags []byte) (nodes []flatNode, fr
 	}
 	var n C.uint32_t
 	// About one node read for every 3 to 8 bytes of code.
-	p := C.fsrb_flatten(ct, &n, C.uint32_t(len(src)/4), src0, flags0, C.uint32_t(len(flags)))
+	p := C.fsrb_flatten(ct, &n, C.uint32_t(len(src)/4), src0, flags0, C.uint32_t(len(flags)), C.uint32_t(lo), C.uint32_t(hi))
 	runtime.KeepAlive(t)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(flags)

@@ -45,9 +45,9 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	if err != nil {
 		return nil, false
 	}
-	items := t.Outline()
-	c.outlines.put(path, text, items)
-	return items, true
+	o, _ := t.outline(c.outlines.nearest(path, text), text)
+	c.outlines.put(path, text, o, len(t.lines))
+	return o.items, true
 }
 
 // outlineMemo keeps the latest outlines by path and text, least recently
@@ -66,6 +66,8 @@ type outlineKey struct {
 type outlineEntry struct {
 	text  string
 	items []core.Item
+	tops  []flatNode // outline.tops
+	lines int        // how many lines the text has
 	used  uint64
 }
 
@@ -86,7 +88,28 @@ func (m *outlineMemo) get(path, text string) ([]core.Item, bool) {
 	return e.items, true
 }
 
-func (m *outlineMemo) put(path, text string, items []core.Item) {
+// nearest is the kept outline of path that a splice of text's outline
+// starts from: the one whose text shares the most bytes with it at its
+// two ends, since a splice reads again what lies between. A snippet
+// outlined under its file's path is kept with the file's own outlines.
+func (m *outlineMemo) nearest(path, text string) *outlineEntry {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var best *outlineEntry
+	most := -1
+	for k, e := range m.entries {
+		if k.path != path || e.tops == nil {
+			continue
+		}
+		p := commonPrefix(e.text, text)
+		if same := p + commonSuffix(e.text[p:], text[p:]); same > most {
+			best, most = e, same
+		}
+	}
+	return best
+}
+
+func (m *outlineMemo) put(path, text string, o outline, lines int) {
 	k := outlineKey{path, maphash.String(seed, text)}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -95,7 +118,7 @@ func (m *outlineMemo) put(path, text string, items []core.Item) {
 	}
 	m.tick++
 	// A copy: the caller's string may share memory it reuses.
-	m.entries[k] = &outlineEntry{text: strings.Clone(text), items: items, used: m.tick}
+	m.entries[k] = &outlineEntry{text: strings.Clone(text), items: o.items, tops: o.tops, lines: lines, used: m.tick}
 	for len(m.entries) > outlinesKept {
 		var lru outlineKey
 		used := m.tick + 1
@@ -199,11 +222,47 @@ func shiftItems(items []core.Item, d int) {
 	}
 }
 
+// commentAfterOpener reports whether a comment line of src follows a
+// line ending in ":" with only comments and blank lines between, as a
+// block of comments alone does: without one, passForEmptyBlocks has
+// nothing to change, and this look, which every outline of a Python file
+// pays, allocates nothing.
+func commentAfterOpener(src []byte) bool {
+	opener := false
+	for len(src) > 0 {
+		line := src
+		if i := bytes.IndexByte(src, '\n'); i >= 0 {
+			line, src = src[:i], src[i+1:]
+		} else {
+			src = nil
+		}
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0:
+		case line[0] == '#':
+			if opener {
+				return true
+			}
+		default:
+			opener = line[len(line)-1] == ':'
+		}
+	}
+	return false
+}
+
 // passForEmptyBlocks returns Python source in which the last comment line
 // of each block that holds only comments (a block opened by a line ending
 // in ":", whose next code line is indented no deeper than that line) is
 // "pass", and the rows it changed; nil rows when there is none.
 func passForEmptyBlocks(src []byte) ([]byte, map[int]bool) {
+	if !commentAfterOpener(src) {
+		return src, nil
+	}
+	return emptyBlockPasses(src)
+}
+
+// emptyBlockPasses is passForEmptyBlocks without the first look.
+func emptyBlockPasses(src []byte) ([]byte, map[int]bool) {
 	lines := bytes.SplitAfter(src, []byte("\n"))
 	indent := func(l []byte) int { return len(l) - len(bytes.TrimLeft(l, " \t")) }
 	code := func(l []byte) bool {

@@ -2,6 +2,7 @@ package treesitter
 
 import (
 	"bytes"
+	"math"
 	"slices"
 	"strings"
 
@@ -46,17 +47,28 @@ const maxScanDepth = 8
 // outlineOf returns the outline of src, its line starts and its tree t,
 // with setup (if any) run on the walker first. The caller holds t.
 func outlineOf(lang *Language, src []byte, lines []int, t *sitter.Tree, setup func(*walker)) []core.Item {
+	items, _ := outlineTops(lang, src, lines, t, setup)
+	return items
+}
+
+// outlineTops is outlineOf, with the root's children it read (topsOf),
+// which a later outline of an edited text is spliced against.
+func outlineTops(lang *Language, src []byte, lines []int, t *sitter.Tree, setup func(*walker)) ([]core.Item, []flatNode) {
 	syms := symbolsOf(lang)
-	nodes, free := flattenTree(t, src, syms.flags)
+	nodes, free := flattenTree(t, src, syms.flags, 0, math.MaxUint32)
 	defer free()
 	if len(nodes) == 0 {
-		return nil
+		return nil, nil
 	}
-	w := &walker{syms: syms, src: src, lines: lines, pats: lang.plainPatterns(), f: nodes}
+	w := newWalker(lang, syms, src, lines, nodes)
 	if setup != nil {
 		setup(w)
 	}
-	return w.top()
+	return w.top(), topsOf(nodes)
+}
+
+func newWalker(lang *Language, syms *symbols, src []byte, lines []int, nodes []flatNode) *walker {
+	return &walker{syms: syms, src: src, lines: lines, pats: lang.plainPatterns(), f: nodes}
 }
 
 // levelCtx is what a level's items inherit: the scope its definitions

@@ -1,0 +1,235 @@
+package treesitter
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// outline is the items of a text and, when a later outline of an edited
+// text may be spliced from them, the root's children (tops) they were
+// read from: the items are the plain walk of a tree with no error, on
+// lines that are the text's own (not dedented, not repaired).
+type outline struct {
+	items []core.Item
+	tops  []flatNode
+}
+
+// topsOf is the root's children of a flattened tree, unlinked.
+func topsOf(nodes []flatNode) []flatNode {
+	n := 0
+	for k := nodes[0].kids; k != 0; k = nodes[k].next {
+		n++
+	}
+	tops := make([]flatNode, 0, n)
+	for k := nodes[0].kids; k != 0; k = nodes[k].next {
+		n := nodes[k]
+		n.kids, n.next = 0, 0
+		tops = append(tops, n)
+	}
+	return tops
+}
+
+// outline is Outline for Cache.Outline: spliced from prev, an outline of
+// an earlier text of the same file, when the edit between them lets it;
+// spliced says which it was.
+func (t *Tree) outline(prev *outlineEntry, text string) (o outline, spliced bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	hasError := t.t.RootNode().HasError()
+	if hasError || t.Lang.Name == "python" {
+		if items, ok := t.repairedOutline(hasError); ok {
+			return outline{items: items}, false
+		}
+	}
+	if hasError || len(t.content) != len(text) {
+		return outline{items: outlineOf(t.Lang, t.content, t.lines, t.t, nil)}, false
+	}
+	if prev != nil && prev.tops != nil {
+		if o, ok := t.splice(prev, text); ok {
+			return o, true
+		}
+	}
+	items, tops := outlineTops(t.Lang, t.content, t.lines, t.t, nil)
+	return outline{items: items, tops: tops}, false
+}
+
+// splice reads the tree's outline as prev's with the top-level items an
+// edit touched read again. A resolver outlines each file a chat snippet
+// writes twice, before and after (the stability check), and an answer
+// streaming in writes a file block by block: walking the whole tree for
+// each costs as much as the rest of the block's check. The walk is
+// local because the outline is: a top-level node's items are read from
+// the node alone, but for its doc comments and attributes, which join
+// the definition right below them (leads).
+//
+// The window read again is the root's children that overlap the edited
+// lines, one more on each side, and more until the nodes around it are
+// boundaries (nodes of items that no lead joins: no comment or
+// attribute). The root's children outside it must be prev's, at the
+// same places before the edit and shifted by it after: then their items
+// are prev's too. ok is false when they are not, or nothing is known to
+// be the same.
+func (t *Tree) splice(prev *outlineEntry, text string) (outline, bool) {
+	old := prev.text
+	p := commonPrefix(old, text)
+	s := commonSuffix(old[p:], text[p:])
+	lo := strings.LastIndexByte(text[:p], '\n') + 1
+	hi := len(text) - s
+	if k := strings.IndexByte(text[hi:], '\n'); k >= 0 {
+		hi += k + 1
+	} else {
+		hi = len(text)
+	}
+	syms := symbolsOf(t.Lang)
+	// The root's children alone first, to choose the window: a walk of
+	// the root's level reads no deeper than them.
+	heads, freeHeads := flattenTree(t.t, t.content, syms.flags, 0, 0)
+	defer freeHeads()
+	if len(heads) == 0 {
+		return outline{}, false
+	}
+	tops := topsOf(heads)
+	n := len(tops)
+	if n == 0 {
+		return outline{}, false
+	}
+	i0 := sort.Search(n, func(i int) bool { return tops[i].endByte > uint32(lo) })
+	i1 := sort.Search(n, func(i int) bool { return tops[i].startByte >= uint32(hi) })
+	i0, i1 = max(0, i0-1), min(n, i1+1)
+	w := newWalker(t.Lang, syms, t.content, t.lines, heads)
+	ids := make([]nid, 0, n)
+	for k := heads[0].kids; k != 0; k = heads[k].next {
+		ids = append(ids, k)
+	}
+	for i0 > 0 && !w.boundary(ids[i0-1]) {
+		i0--
+	}
+	for i1 < n && !w.boundary(ids[i1-1]) {
+		i1++
+	}
+	if i0 >= i1 {
+		return outline{}, false
+	}
+	db, dr := len(text)-len(old), len(t.lines)-prev.lines
+	was := prev.tops
+	after := n - i1
+	if i0+after > len(was) {
+		return outline{}, false
+	}
+	for k := range i0 {
+		if tops[k] != was[k] {
+			return outline{}, false
+		}
+	}
+	for k := range after {
+		if !shiftedBy(was[len(was)-after+k], tops[i1+k], db, dr) {
+			return outline{}, false
+		}
+	}
+	// The items of the nodes before the window start before the line after
+	// the last of them, and those after it from the line after the
+	// window's last node: a boundary starts a line, so a node on its last
+	// line after it starts none and has no item.
+	from, to := 0, len(prev.items)
+	if i0 > 0 {
+		end := endLine(w.sp(ids[i0-1]), w.ep(ids[i0-1]))
+		from = sort.Search(len(prev.items), func(i int) bool { return prev.items[i].Start >= end })
+	}
+	if i1 < n {
+		end := endLine(w.sp(ids[i1-1]), w.ep(ids[i1-1])) - dr
+		to = sort.Search(len(prev.items), func(i int) bool { return prev.items[i].Start >= end })
+	}
+	if from > to {
+		return outline{}, false
+	}
+
+	lo32, hi32 := tops[i0].startByte, tops[i1-1].endByte
+	nodes, free := flattenTree(t.t, t.content, syms.flags, lo32, hi32)
+	defer free()
+	if len(nodes) == 0 {
+		return outline{}, false
+	}
+	win := ids[:0]
+	for k, i := nodes[0].kids, 0; k != 0; k, i = nodes[k].next, i+1 {
+		if i >= i0 && i < i1 {
+			win = append(win, k)
+		}
+	}
+	w = newWalker(t.Lang, syms, t.content, t.lines, nodes)
+	mid := w.level(win, levelCtx{})
+
+	items := make([]core.Item, 0, from+len(mid)+len(prev.items)-to)
+	items = append(items, prev.items[:from]...)
+	items = append(items, mid...)
+	items = append(items, shifted(prev.items[to:], dr)...)
+	return outline{items: items, tops: tops}, true
+}
+
+// boundary reports whether n, a child of the root, is a node whose item
+// no lead joins: a named node that starts a line and is no comment or
+// attribute.
+func (w *walker) boundary(n nid) bool {
+	typ, named := w.kind(n)
+	if !named || typ == "ERROR" || w.is(n, rComment) || w.is(n, rDecorator) {
+		return false
+	}
+	return w.startsLine(w.firstPoint(w.sp(n)))
+}
+
+// shiftedBy reports whether b is a, moved by db bytes and dr lines.
+func shiftedBy(a, b flatNode, db, dr int) bool {
+	a.startByte = uint32(int(a.startByte) + db)
+	a.endByte = uint32(int(a.endByte) + db)
+	a.startRow = uint32(int(a.startRow) + dr)
+	a.endRow = uint32(int(a.endRow) + dr)
+	return a == b
+}
+
+// shifted is a copy of items moved by d lines; items itself when d is 0
+// (outlines are shared, never modified).
+func shifted(items []core.Item, d int) []core.Item {
+	if d == 0 || len(items) == 0 {
+		return items
+	}
+	out := make([]core.Item, len(items))
+	for i, it := range items {
+		it.Lead += d
+		it.Start += d
+		it.End += d
+		it.Head += d
+		it.Tail += d
+		if it.Kids != nil {
+			it.Kids = shifted(it.Kids, d)
+		}
+		out[i] = it
+	}
+	return out
+}
+
+// commonSuffix is the length of the longest suffix a and b share.
+func commonSuffix(a, b string) int {
+	n := min(len(a), len(b))
+	if a[len(a)-n:] == b[len(b)-n:] {
+		return n
+	}
+	i := 0
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
+}
+
+// commonPrefix is the length of the longest prefix a and b share.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	if a[:n] == b[:n] {
+		return n
+	}
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}

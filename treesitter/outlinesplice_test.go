@@ -1,0 +1,164 @@
+package treesitter
+
+import (
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fsrb/fsrb/bench/gen"
+)
+
+// TestOutlineSplice edits the sample of every language and the
+// benchmarks' generated files at random, in chains of edits as an answer
+// writes a file block by block, and holds each outline the cache splices
+// from the one before to the whole walk of the edited text.
+func TestOutlineSplice(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "treesitter", "defs", "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no samples: %v", err)
+	}
+	texts := map[string]string{"gen.go": goFile(300), "gen.py": gen.JoinLines(gen.Code(300, 1))}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts[filepath.Base(f)] = string(src)
+	}
+	rounds := 300
+	if testing.Short() {
+		rounds = 60
+	}
+	spliced, tried, errs := 0, 0, 0
+	for name, text := range texts {
+		if LanguageFor(name, []byte(text)) == nil {
+			continue
+		}
+		rnd := rand.New(rand.NewSource(int64(len(text))))
+		c := NewCache(4)
+		cur := text
+		for i := range rounds {
+			if i%20 == 0 {
+				cur = text
+			}
+			if _, ok := c.Outline(name, cur); !ok {
+				t.Fatalf("%s: no outline", name)
+			}
+			next := randomEdit(rnd, cur)
+			if next == cur {
+				continue
+			}
+			tr, err := c.Parse(name, 0, dedented([]byte(next)), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The whole walk of the same tree: an incremental parse of
+			// broken code may recover otherwise than a fresh one.
+			want := tr.Outline()
+			if tr.t.RootNode().HasError() {
+				errs++
+			}
+			tried++
+			o, ok := tr.outline(c.outlines.nearest(name, next), next)
+			if ok {
+				spliced++
+			}
+			if !reflect.DeepEqual(o.items, want) {
+				t.Fatalf("%s: spliced %v, the outline after an edit differs from the whole walk's\nbefore:\n%s\nafter:\n%s\ngot:\n%s\nwant:\n%s",
+					name, ok, cur, next, dumpOutline(next, o.items), dumpOutline(next, want))
+			}
+			c.outlines.put(name, next, o, len(tr.lines))
+			cur = next
+		}
+	}
+	// Random edits break code often; an outline of code with no error
+	// is spliced but for a Python block of comments alone (a repair).
+	if clean := tried - errs; spliced < clean*9/10 {
+		t.Errorf("%d of %d outlines of code with no error spliced: the splice is seldom taken", spliced, clean)
+	}
+	t.Logf("%d of %d outlines spliced, %d of code with errors", spliced, tried, errs)
+}
+
+// randomEdit changes text's lines as an edit might: one changed, some
+// deleted, copied elsewhere, a blank line added or taken away, two
+// swapped.
+func randomEdit(rnd *rand.Rand, text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	if len(lines) < 2 {
+		return text + "\n"
+	}
+	i := rnd.Intn(len(lines))
+	j := min(len(lines), i+1+rnd.Intn(3))
+	var out []string
+	switch rnd.Intn(6) {
+	case 0: // a line changed inside
+		l := lines[i]
+		trimmed := strings.TrimRight(l, "\n")
+		if k := strings.IndexAny(trimmed, "=(:{"); k > 0 {
+			trimmed = trimmed[:k] + " " + trimmed[k:]
+		} else {
+			trimmed += " "
+		}
+		out = append(append(append(out, lines[:i]...), trimmed+l[len(strings.TrimRight(l, "\n")):]), lines[i+1:]...)
+	case 1: // lines deleted
+		out = append(append(out, lines[:i]...), lines[j:]...)
+	case 2: // lines copied elsewhere
+		k := rnd.Intn(len(lines))
+		out = append(append(append(out, lines[:k]...), lines[i:j]...), lines[k:]...)
+	case 3: // a blank line added
+		out = append(append(append(out, lines[:i]...), "\n"), lines[i:]...)
+	case 4: // two lines swapped
+		if i+1 >= len(lines) {
+			return text
+		}
+		out = append(append(append(append(out, lines[:i]...), lines[i+1]), lines[i]), lines[i+2:]...)
+	default: // a line's words changed: a name, a value
+		l := lines[i]
+		out = append(append(append(out, lines[:i]...), strings.Replace(l, "e", "ee", 1)), lines[i+1:]...)
+	}
+	return strings.Join(out, "")
+}
+
+// TestCommentAfterOpener holds passForEmptyBlocks's first look to the
+// whole one: any Python text with a block of comments alone has a
+// comment after an opener.
+func TestCommentAfterOpener(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "treesitter", "defs", "greeter.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	texts := []string{string(src), gen.JoinLines(gen.Code(300, 1)),
+		"class A:\n    # only a comment\n\nx = 1\n", "if x:\n\n    # later\n# at the end\n", "def f(): # c\n    # c\n    pass\n"}
+	rnd := rand.New(rand.NewSource(2))
+	found := 0
+	for i := range 3000 {
+		text := texts[i%len(texts)]
+		if i >= len(texts) {
+			// Comments put in at random, and taken out.
+			lines := strings.SplitAfter(text, "\n")
+			for range 1 + rnd.Intn(4) {
+				k := rnd.Intn(len(lines))
+				if rnd.Intn(2) == 0 {
+					lines = slices.Insert(lines, k, strings.Repeat(" ", 4*rnd.Intn(3))+"# note\n")
+				} else {
+					lines = slices.Delete(lines, k, k+1)
+				}
+			}
+			text = strings.Join(lines, "")
+		}
+		_, rows := emptyBlockPasses([]byte(text))
+		if rows != nil {
+			found++
+			if !commentAfterOpener([]byte(text)) {
+				t.Fatalf("a block of comments alone at rows %v, missed by the first look:\n%s", rows, text)
+			}
+		}
+	}
+	if found < 100 {
+		t.Errorf("only %d texts with a block of comments alone: the test tries too few", found)
+	}
+}
