@@ -97,7 +97,11 @@ func (t *Tree) splice(prev *outlineEntry, text string) (outline, bool) {
 	}
 	i0 := sort.Search(n, func(i int) bool { return tops[i].endByte > uint32(lo) })
 	i1 := sort.Search(n, func(i int) bool { return tops[i].startByte >= uint32(hi) })
-	i0, i1 = max(0, i0-1), min(n, i1+1)
+	if i0 >= i1 {
+		// The edit is between nodes (blank lines, say): the nodes on
+		// either side, whose leads it may join or part.
+		i0, i1 = max(0, i1-1), min(n, i1+1)
+	}
 	w := newWalker(t.Lang, syms, t.content, t.lines, heads)
 	ids := make([]nid, 0, n)
 	for k := heads[0].kids; k != 0; k = heads[k].next {
@@ -106,7 +110,9 @@ func (t *Tree) splice(prev *outlineEntry, text string) (outline, bool) {
 	for i0 > 0 && !w.boundary(ids[i0-1]) {
 		i0--
 	}
-	for i1 < n && !w.boundary(ids[i1-1]) {
+	// After the window: a boundary, then a node on a line of its own,
+	// where the items of the nodes after the edit start.
+	for i1 < n && (!w.boundary(ids[i1-1]) || w.firstPoint(w.sp(ids[i1])).Row < uint32(endLine(w.sp(ids[i1-1]), w.ep(ids[i1-1])))) {
 		i1++
 	}
 	if i0 >= i1 {
@@ -138,7 +144,7 @@ func (t *Tree) splice(prev *outlineEntry, text string) (outline, bool) {
 		from = sort.Search(len(prev.items), func(i int) bool { return prev.items[i].Start >= end })
 	}
 	if i1 < n {
-		end := endLine(w.sp(ids[i1-1]), w.ep(ids[i1-1])) - dr
+		end := int(w.firstPoint(w.sp(ids[i1])).Row) - dr
 		to = sort.Search(len(prev.items), func(i int) bool { return prev.items[i].Start >= end })
 	}
 	if from > to {
