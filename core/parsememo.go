@@ -78,7 +78,7 @@ func (m *ParseMemo) begin(text string) *memoRun {
 	m.mu.Lock()
 	prev, last, undecided := m.last, m.text, m.undecided
 	m.mu.Unlock()
-	return &memoRun{m: m, prev: prev, same: commonPrefix(text, last), text: text, cur: make([]*snippetRead, 0, len(prev)+1), wasUndecided: undecided}
+	return &memoRun{m: m, prev: prev, same: CommonPrefix(text, last), text: text, cur: make([]*snippetRead, 0, len(prev)+1), wasUndecided: undecided}
 }
 
 // end hands what this parse used to the next; what it did not use is
@@ -111,8 +111,10 @@ func (r *memoRun) decided(yes bool) {
 	}
 }
 
-// commonPrefix is the length of the longest prefix a and b share.
-func commonPrefix(a, b string) int {
+// CommonPrefix is the length of the longest prefix a and b share: where
+// an edit of a into b starts. It compares a block of bytes at a time,
+// the runtime's vectorised compare, and bytes only in the last block.
+func CommonPrefix(a, b string) int {
 	n := min(len(a), len(b))
 	if a[:n] == b[:n] {
 		return n // one comparison, the usual case of a stream
@@ -123,6 +125,24 @@ func commonPrefix(a, b string) int {
 		i += step
 	}
 	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// CommonSuffix is the length of the longest suffix a and b share, as
+// CommonPrefix compares.
+func CommonSuffix(a, b string) int {
+	n := min(len(a), len(b))
+	if a[len(a)-n:] == b[len(b)-n:] {
+		return n
+	}
+	const step = 512
+	i := 0
+	for i+step <= n && a[len(a)-i-step:len(a)-i] == b[len(b)-i-step:len(b)-i] {
+		i += step
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
 		i++
 	}
 	return i

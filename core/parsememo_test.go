@@ -3,6 +3,7 @@ package core
 import (
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -176,13 +177,27 @@ func TestCommonPrefix(t *testing.T) {
 		{long[:1024] + "!" + long[1025:], long, 1024},
 		{"x" + long, long, 0},
 	} {
-		if got := commonPrefix(c.a, c.b); got != c.want {
-			t.Errorf("commonPrefix(%.10q... (%d bytes), %.10q... (%d bytes)) = %d, want %d", c.a, len(c.a), c.b, len(c.b), got, c.want)
+		if got := CommonPrefix(c.a, c.b); got != c.want {
+			t.Errorf("CommonPrefix(%.10q... (%d bytes), %.10q... (%d bytes)) = %d, want %d", c.a, len(c.a), c.b, len(c.b), got, c.want)
 		}
-		if got := commonPrefix(c.b, c.a); got != c.want {
-			t.Errorf("commonPrefix reversed = %d, want %d", got, c.want)
+		if got := CommonPrefix(c.b, c.a); got != c.want {
+			t.Errorf("CommonPrefix reversed = %d, want %d", got, c.want)
+		}
+		// The same texts backwards share as long a suffix.
+		ra, rb := reversed(c.a), reversed(c.b)
+		if got := CommonSuffix(ra, rb); got != c.want {
+			t.Errorf("CommonSuffix(%.10q... (%d bytes), %.10q... (%d bytes)) = %d, want %d", ra, len(ra), rb, len(rb), got, c.want)
+		}
+		if got := CommonSuffix(rb, ra); got != c.want {
+			t.Errorf("CommonSuffix reversed = %d, want %d", got, c.want)
 		}
 	}
+}
+
+func reversed(s string) string {
+	b := []byte(s)
+	slices.Reverse(b)
+	return string(b)
 }
 
 // TestParseMemoConcurrent: parses of one document's versions may run at

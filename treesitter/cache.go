@@ -9,8 +9,11 @@ import (
 	"runtime"
 	"sync"
 	"time"
+	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/fsrb/fsrb/core"
 )
 
 // ErrUnknownLanguage is returned by Cache.Parse for a file that no grammar
@@ -228,14 +231,9 @@ func editInput(prev []byte, prevLines []int, next []byte, hint *Edit) sitter.Edi
 	if hint != nil && fits(prev, next, *hint) {
 		start, oldEnd, newEnd = hint.StartByte, hint.OldEndByte, hint.NewEndByte
 	} else {
-		n := min(len(prev), len(next))
-		for start < n && prev[start] == next[start] {
-			start++
-		}
-		s := 0
-		for s < n-start && prev[len(prev)-1-s] == next[len(next)-1-s] {
-			s++
-		}
+		a, b := unsafe.String(unsafe.SliceData(prev), len(prev)), unsafe.String(unsafe.SliceData(next), len(next))
+		start = core.CommonPrefix(a, b)
+		s := core.CommonSuffix(a[start:], b[start:])
 		oldEnd, newEnd = len(prev)-s, len(next)-s
 	}
 	return sitter.EditInput{

@@ -101,8 +101,8 @@ func (m *outlineMemo) nearest(path, text string) *outlineEntry {
 		if k.path != path || e.tops == nil {
 			continue
 		}
-		p := commonPrefix(e.text, text)
-		if same := p + commonSuffix(e.text[p:], text[p:]); same > most {
+		p := core.CommonPrefix(e.text, text)
+		if same := p + core.CommonSuffix(e.text[p:], text[p:]); same > most {
 			best, most = e, same
 		}
 	}

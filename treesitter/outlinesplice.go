@@ -73,8 +73,8 @@ func (t *Tree) outline(prev *outlineEntry, text string) (o outline, spliced bool
 // be the same.
 func (t *Tree) splice(prev *outlineEntry, text string) (outline, bool) {
 	old := prev.text
-	p := commonPrefix(old, text)
-	s := commonSuffix(old[p:], text[p:])
+	p := core.CommonPrefix(old, text)
+	s := core.CommonSuffix(old[p:], text[p:])
 	lo := strings.LastIndexByte(text[:p], '\n') + 1
 	hi := len(text) - s
 	if k := strings.IndexByte(text[hi:], '\n'); k >= 0 {
@@ -212,30 +212,4 @@ func shifted(items []core.Item, d int) []core.Item {
 		out[i] = it
 	}
 	return out
-}
-
-// commonSuffix is the length of the longest suffix a and b share.
-func commonSuffix(a, b string) int {
-	n := min(len(a), len(b))
-	if a[len(a)-n:] == b[len(b)-n:] {
-		return n
-	}
-	i := 0
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
-	}
-	return i
-}
-
-// commonPrefix is the length of the longest prefix a and b share.
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	if a[:n] == b[:n] {
-		return n
-	}
-	i := 0
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }
