@@ -129,7 +129,17 @@ func (r *resolver) firstDelta(F, B []Item, steps []step) indentDelta {
 // by equal text.
 func (r *resolver) pairs(b, f Item) (ok, equal bool) {
 	marked := r.hasMarker(b)
-	if !marked && b.End-b.Start == f.End-f.Start && textOf(r.block, b) == textOf(r.file, f) {
+	text := ""
+	if !marked {
+		text = textOf(r.block, b)
+	}
+	return r.pairsAs(b, text, marked, f)
+}
+
+// pairsAs is pairs with b's text (textOf, when it holds no marker) and
+// whether it holds a marker already read.
+func (r *resolver) pairsAs(b Item, text string, marked bool, f Item) (ok, equal bool) {
+	if !marked && b.End-b.Start == f.End-f.Start && text == textOf(r.file, f) {
 		return true, true
 	}
 	if b.Definition() || f.Definition() {
@@ -142,39 +152,67 @@ func (r *resolver) pairs(b, f Item) (ok, equal bool) {
 	return b.Key != "" && b.Key == f.Key, false
 }
 
+// blockSide is what align reads of a block's items, whatever scope of
+// the file they are aligned against: a block that shows members or
+// statements without the lines around them is aligned against every
+// body of the file in turn.
+type blockSide struct {
+	marker, marked []bool   // isMarker, hasMarker of each item
+	text           []string // textOf each item that holds no marker
+	count          map[string]int
+	lengths        map[int]bool // the line counts of those items
+}
+
+// sideOf reads B's side once for the resolver.
+func (r *resolver) sideOf(B []Item) *blockSide {
+	if len(B) == 0 {
+		return &blockSide{}
+	}
+	if s := r.sides[&B[0]]; s != nil && len(s.marker) == len(B) {
+		return s
+	}
+	s := &blockSide{marker: make([]bool, len(B)), marked: make([]bool, len(B)), text: make([]string, len(B)),
+		count: map[string]int{}, lengths: map[int]bool{}}
+	for i, it := range B {
+		s.marker[i], s.marked[i] = r.isMarker(it), r.hasMarker(it)
+		if !s.marked[i] {
+			s.text[i] = textOf(r.block, it)
+			s.count[s.text[i]]++
+			s.lengths[it.End-it.Start] = true
+		}
+	}
+	if r.sides == nil {
+		r.sides = map[*Item]*blockSide{}
+	}
+	r.sides[&B[0]] = s
+	return s
+}
+
 // align pairs the items of one scope; emit checks that every stretch has
 // its place.
 func (r *resolver) align(F, B []Item) ([]step, *snippetRefusal) {
+	side := r.sideOf(B)
 	steps := make([]step, len(B))
-	for i, it := range B {
-		steps[i] = step{bi: i, marker: r.isMarker(it), fj: -1}
+	for i := range B {
+		steps[i] = step{bi: i, marker: side.marker[i], fj: -1}
 	}
 	// Anchors: text that stands once in the block and once in the scope,
 	// in an order both agree on. Equal text has as many lines: only the
 	// scope's items of a length some block item has are read, not every
 	// class of a file a method's block is aligned against.
-	blockText := map[string]int{}
-	lengths := map[int]bool{}
-	for i, it := range B {
-		if !steps[i].marker && !r.hasMarker(it) {
-			blockText[textOf(r.block, it)]++
-			lengths[it.End-it.Start] = true
-		}
-	}
-	fileText := map[string][]int{}
+	var fileText map[string][]int
 	for j, f := range F {
-		if lengths[f.End-f.Start] {
+		if side.lengths[f.End-f.Start] {
+			if fileText == nil {
+				fileText = map[string][]int{}
+			}
 			t := textOf(r.file, f)
 			fileText[t] = append(fileText[t], j)
 		}
 	}
 	var cand []step
-	for i, it := range B {
-		if steps[i].marker || r.hasMarker(it) {
-			continue
-		}
-		t := textOf(r.block, it)
-		if blockText[t] == 1 && len(fileText[t]) == 1 {
+	for i := range B {
+		if t := side.text[i]; !side.marked[i] && side.count[t] == 1 && len(fileText[t]) == 1 {
 			cand = append(cand, step{bi: i, fj: fileText[t][0]})
 		}
 	}
@@ -200,7 +238,7 @@ func (r *resolver) align(F, B []Item) ([]step, *snippetRefusal) {
 		}
 		var any, eq []int
 		for j := lo + 1; j < hi; j++ {
-			if ok, equal := r.pairs(B[i], F[j]); ok {
+			if ok, equal := r.pairsAs(B[i], side.text[i], side.marked[i], F[j]); ok {
 				any = append(any, j)
 				if equal {
 					eq = append(eq, j)
@@ -224,8 +262,12 @@ func (r *resolver) align(F, B []Item) ([]step, *snippetRefusal) {
 				hint: "add a line the file holds next to the one you mean to the block, or use a SEARCH/REPLACE block"}
 		default:
 			if B[i].Definition() {
-				// A definition the scope holds elsewhere would be written twice.
+				// A definition the scope holds elsewhere would be written
+				// twice. In the window, pairs has looked already.
 				for j := range F {
+					if j > lo && j < hi {
+						continue
+					}
 					if r.sameDefinition(B[i], F[j]) {
 						return nil, &snippetRefusal{kind: KindAmbiguous, line: F[j].Start + 1,
 							msg:  fmt.Sprintf("block #%d: %s %s stands at line %d of %s, out of the order the block gives it", r.b.Number, B[i].Kind, B[i].Name, F[j].Start+1, r.path),

@@ -22,7 +22,8 @@ type resolver struct {
 
 	out   []string // the new lines, as emitted
 	kept  []Kept
-	place [2]int      // the file lines of the items it pairs with, for messages
+	place [2]int // the file lines of the items it pairs with, for messages
+	sides map[*Item]*blockSide
 	delta indentDelta // from the block's indentation to the file's
 }
 

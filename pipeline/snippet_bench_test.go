@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsrb/fsrb/bench/gen"
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/pipeline"
 )
@@ -71,4 +72,26 @@ func BenchmarkLazySnippet(b *testing.B) {
 			check(b, core.MapFS{"svc.py": file + fmt.Sprintf("# %d\n", i)})
 		}
 	})
+}
+
+// BenchmarkLazyMethods validates W8's lazy answer of ten blocks over one
+// 500-line file (gen.LazyAnswer): each shows a method without its class,
+// which the resolver looks for in every body of the file, and each is
+// checked again on the file it writes. The file's outlines are cached
+// after the first run, as in an editor.
+func BenchmarkLazyMethods(b *testing.B) {
+	w := gen.LazyAnswer(10)
+	fsys := core.MapFS(w.Files)
+	check := func(b *testing.B) {
+		patch := core.Parse(w.Patch, core.ParseOptions{Snippets: true})
+		plan := pipeline.Validate(patch, fsys, pipeline.Check{Checker: pipeline.Disk})
+		if !plan.OK() || len(plan.Blocks) != 10 || plan.Blocks[9].Shape != core.ShapeLazy {
+			b.Fatalf("the answer does not resolve as ten lazy blocks: %v", plan.Problems)
+		}
+	}
+	check(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		check(b)
+	}
 }
