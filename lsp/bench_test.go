@@ -117,7 +117,8 @@ func benchStream(b *testing.B, w *gen.Workload) {
 // pacing and with the debounce off: a chat answer of lazy blocks, and its
 // SEARCH/REPLACE twin (the same edits), appended 20 characters at a time
 // from nothing to the whole answer, each chunk waiting for its
-// diagnostics; an op is one answer, to a server of its own. ns/byte is
+// diagnostics, and the code lenses asked for as often as W8's client asks
+// at its pace; an op is one answer, to a server of its own. ns/byte is
 // per byte of answer: the two answers differ in length.
 func BenchmarkStreamAnswer(b *testing.B) {
 	for _, n := range []int{50, 500} {
@@ -135,6 +136,9 @@ func BenchmarkStreamAnswer(b *testing.B) {
 					c.waitDiagnostics(u, 1)
 					for at := 0; at < len(a.w.Patch); at += 20 {
 						c.waitDiagnostics(u, c.appendText(u, a.w.Patch[at:min(at+20, len(a.w.Patch))]))
+						if at%(20*lensEvery) == 0 {
+							c.lensTitles(u)
+						}
 					}
 					c.closeDoc(u)
 				}
@@ -143,6 +147,12 @@ func BenchmarkStreamAnswer(b *testing.B) {
 		}
 	}
 }
+
+// lensEvery is how many chunks of a stream come between two asks for its
+// code lenses: the server asks the client to refresh them (and W8's
+// client asks) a quarter of a second after a change, at most, and a
+// chunk comes every 20 ms.
+const lensEvery = 12
 
 // agedFiles writes the files a streamed answer edits, an hour old: files
 // a moment old are read again each time (a stamp that young may hide a
