@@ -34,10 +34,7 @@ import (
 var annotation = regexp.MustCompile(`^\s*(?://|#|--|/\*|<!--)\s*\^\s*(chain|describe|sig):\s*(.*?)\s*(?:\*/|-->)?\s*$`)
 
 func TestDefinitionAnnotations(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "treesitter", "defs", "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no annotated files: %v", err)
-	}
+	files := samplePaths(t)
 	covered := map[string]bool{}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {

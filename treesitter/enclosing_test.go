@@ -13,10 +13,7 @@ import (
 // testdata/treesitter/defs, for every range of one to six whole lines and
 // for single bytes all through the file.
 func TestEnclosingByAncestorsMatchesQuery(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "treesitter", "defs", "*"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := samplePaths(t)
 	langs := map[string]bool{}
 	for _, file := range files {
 		content, err := os.ReadFile(file)

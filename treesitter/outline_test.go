@@ -739,10 +739,7 @@ func TestOutlineKeptApartFromTrees(t *testing.T) {
 // parent, a body after its item's first line, a definition keyed by its
 // kind.
 func TestOutlineWellFormed(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "treesitter", "defs", "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no samples: %v", err)
-	}
+	files := samplePaths(t)
 	generated := map[string]string{"gen.go": goFile(2000), "gen.py": gen.JoinLines(gen.Code(2000, 1))}
 	files = append(files, "gen.go", "gen.py")
 	c := NewCache(4)

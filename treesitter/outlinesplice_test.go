@@ -17,10 +17,7 @@ import (
 // writes a file block by block, and holds each outline the cache splices
 // from the one before to the whole walk of the edited text.
 func TestOutlineSplice(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "treesitter", "defs", "*"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no samples: %v", err)
-	}
+	files := samplePaths(t)
 	texts := map[string]string{"gen.go": goFile(300), "gen.py": gen.JoinLines(gen.Code(300, 1))}
 	for _, f := range files {
 		src, err := os.ReadFile(f)
