@@ -26,7 +26,7 @@ type interrupts struct {
 
 func catchInterrupts() *interrupts {
 	in := &interrupts{ch: make(chan os.Signal, 1), stop: make(chan struct{}), done: make(chan struct{})}
-	signal.Notify(in.ch, stopSignals...)
+	signal.Notify(in.ch, caughtSignals()...)
 	go func() {
 		defer close(in.done)
 		if s, ok := <-in.ch; ok {
@@ -39,6 +39,21 @@ func catchInterrupts() *interrupts {
 		}
 	}()
 	return in
+}
+
+// caughtSignals are the stop signals fsrb was not started ignoring. A
+// signal ignored at the start stays ignored, as whoever started fsrb
+// asked: nohup ignores SIGHUP so that the run outlives its terminal, and
+// a shell ignores SIGINT for a job in the background. Catching it would
+// undo that (signal.Notify stops ignoring it), and the run would stop.
+func caughtSignals() []os.Signal {
+	var out []os.Signal
+	for _, s := range stopSignals {
+		if !signal.Ignored(s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // stopped is the channel closed on a stop signal; nil (never closed) when

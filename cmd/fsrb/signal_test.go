@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -60,6 +61,11 @@ func TestSignalDuringCommit(t *testing.T) {
 	for i, phase := range phases {
 		sig := signals[i%len(signals)]
 		t.Run(phase+strings.Fields(signalName(sig))[0], func(t *testing.T) {
+			if signal.Ignored(sig) {
+				// Started under nohup, say: fsrb inherits the ignore
+				// and keeps it (TestIgnoredStopSignal).
+				t.Skipf("%v is ignored in this process, and so in the fsrb it starts", sig)
+			}
 			root := oldTree(t)
 			pause := filepath.Join(t.TempDir(), "paused")
 			cmd := exec.Command(bin, patch)
@@ -124,5 +130,50 @@ func writeFile(t *testing.T, root, name, data string) {
 	}
 	if err := os.WriteFile(full, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A stop signal that fsrb starts ignoring stays ignored: nohup ignores
+// SIGHUP so that a run outlives its terminal. Here a shell ignores it and
+// execs fsrb, paused in its commit; SIGHUP, then SIGTERM, come. Caught,
+// SIGHUP would stop the commit first (a lower-numbered signal is
+// delivered first); ignored, SIGTERM does, and fsrb says so.
+func TestIgnoredStopSignal(t *testing.T) {
+	bin := testenv.BuildPaused(t, ".")
+	root := t.TempDir()
+	writeFile(t, root, "a.txt", "old\n")
+	patch := filepath.Join(t.TempDir(), "p.fsrb")
+	if err := os.WriteFile(patch, []byte("a.txt\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pause := filepath.Join(t.TempDir(), "paused")
+	cmd := exec.Command("sh", "-c", `trap '' HUP; exec "$0" "$@"`, bin, patch)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1", "FSRB_PAUSE_AT=rename", "FSRB_PAUSE_FILE="+pause)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	if ended, err := testenv.WaitPaused(t, pause, exited); ended {
+		t.Fatalf("fsrb ended (%v) before its commit paused\n%s%s", err, &stdout, &stderr)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err := <-exited
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || !ee.Sys().(syscall.WaitStatus).Signaled() || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
+		t.Errorf("fsrb ended with %v, want killed by SIGTERM", err)
+	}
+	if !strings.Contains(stderr.String(), "fsrb: stopped by SIGTERM") {
+		t.Errorf("stderr, want SIGTERM to stop the run, SIGHUP ignored:\n%s", &stderr)
+	}
+	if got := readFile(t, filepath.Join(root, "a.txt")); got != "old\n" {
+		t.Errorf("a.txt = %q after the rollback, want it old", got)
 	}
 }
