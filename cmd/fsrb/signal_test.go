@@ -67,20 +67,9 @@ func TestSignalDuringCommit(t *testing.T) {
 				t.Skipf("%v is ignored in this process, and so in the fsrb it starts", sig)
 			}
 			root := oldTree(t)
-			pause := filepath.Join(t.TempDir(), "paused")
 			cmd := exec.Command(bin, patch)
 			cmd.Dir = root
-			cmd.Env = append(env, "FSRB_PAUSE_AT="+phase, "FSRB_PAUSE_FILE="+pause)
-			var stdout, stderr bytes.Buffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait() }()
-			if ended, err := testenv.WaitPaused(t, pause, exited); ended {
-				t.Fatalf("fsrb ended (%v) before the step %q\n%s%s", err, phase, &stdout, &stderr)
-			}
+			exited, stdout, stderr := startPaused(t, cmd, env, phase)
 			if err := cmd.Process.Signal(sig); err != nil {
 				t.Fatal(err)
 			}
@@ -96,23 +85,22 @@ func TestSignalDuringCommit(t *testing.T) {
 			}
 			if phase == "journal:committed" {
 				if err != nil || !cmp.Equal(after, new) {
-					t.Fatalf("a signal at the commit point: %v, tree all new %v\n%s%s", err, cmp.Equal(after, new), &stdout, &stderr)
+					t.Fatalf("a signal at the commit point: %v, tree all new %v\n%s%s", err, cmp.Equal(after, new), stdout, stderr)
 				}
 				if !strings.Contains(stderr.String(), "came after the commit point") {
-					t.Errorf("stderr:\n%s", &stderr)
+					t.Errorf("stderr:\n%s", stderr)
 				}
 				return
 			}
-			var ee *exec.ExitError
-			if !errors.As(err, &ee) || !ee.Sys().(syscall.WaitStatus).Signaled() || ee.Sys().(syscall.WaitStatus).Signal() != sig {
+			if !killedBy(err, sig) {
 				t.Errorf("fsrb ended with %v, want killed by %v", err, sig)
 			}
 			if !cmp.Equal(after, old) {
-				t.Fatalf("the tree is not all old:\n%s\nstdout:\n%s\nstderr:\n%s", summarizeDiff(old, new, after), &stdout, &stderr)
+				t.Fatalf("the tree is not all old:\n%s\nstdout:\n%s\nstderr:\n%s", summarizeDiff(old, new, after), stdout, stderr)
 			}
 			if !strings.Contains(stderr.String(), "interrupted before the commit point; every file was rolled back") ||
 				!strings.Contains(stderr.String(), "fsrb: stopped by "+signalName(sig)) {
-				t.Errorf("stderr:\n%s", &stderr)
+				t.Errorf("stderr:\n%s", stderr)
 			}
 			// Nothing is left to recover, and the patch applies again.
 			if code, stdout, stderr := runIn(t, root, env, patch); code != 0 || !cmp.Equal(tree(t, root), new) {
@@ -146,10 +134,32 @@ func TestIgnoredStopSignal(t *testing.T) {
 	if err := os.WriteFile(patch, []byte("a.txt\n<<<<<<< SEARCH\nold\n=======\nnew\n>>>>>>> REPLACE\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pause := filepath.Join(t.TempDir(), "paused")
 	cmd := exec.Command("sh", "-c", `trap '' HUP; exec "$0" "$@"`, bin, patch)
 	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1", "FSRB_PAUSE_AT=rename", "FSRB_PAUSE_FILE="+pause)
+	exited, _, stderr := startPaused(t, cmd, append(os.Environ(), "XDG_STATE_HOME="+t.TempDir(), "NO_COLOR=1"), "rename")
+	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
+		if err := cmd.Process.Signal(sig); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := <-exited; !killedBy(err, syscall.SIGTERM) {
+		t.Errorf("fsrb ended with %v, want killed by SIGTERM", err)
+	}
+	if !strings.Contains(stderr.String(), "fsrb: stopped by SIGTERM") {
+		t.Errorf("stderr, want SIGTERM to stop the run, SIGHUP ignored:\n%s", stderr)
+	}
+	if got := readFile(t, filepath.Join(root, "a.txt")); got != "old\n" {
+		t.Errorf("a.txt = %q after the rollback, want it old", got)
+	}
+}
+
+// startPaused starts cmd with env and the pause at the commit's step
+// phase (core/commit/failpoint_pause.go), and returns once fsrb waits
+// there: the channel its end comes on, and its output.
+func startPaused(t *testing.T, cmd *exec.Cmd, env []string, phase string) (<-chan error, *bytes.Buffer, *bytes.Buffer) {
+	t.Helper()
+	pause := filepath.Join(t.TempDir(), "paused")
+	cmd.Env = append(env, "FSRB_PAUSE_AT="+phase, "FSRB_PAUSE_FILE="+pause)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Start(); err != nil {
@@ -158,22 +168,13 @@ func TestIgnoredStopSignal(t *testing.T) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	if ended, err := testenv.WaitPaused(t, pause, exited); ended {
-		t.Fatalf("fsrb ended (%v) before its commit paused\n%s%s", err, &stdout, &stderr)
+		t.Fatalf("fsrb ended (%v) before the step %q\n%s%s", err, phase, &stdout, &stderr)
 	}
-	for _, sig := range []syscall.Signal{syscall.SIGHUP, syscall.SIGTERM} {
-		if err := cmd.Process.Signal(sig); err != nil {
-			t.Fatal(err)
-		}
-	}
-	err := <-exited
+	return exited, &stdout, &stderr
+}
+
+// killedBy reports whether a process that ended with err died of sig.
+func killedBy(err error, sig syscall.Signal) bool {
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || !ee.Sys().(syscall.WaitStatus).Signaled() || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGTERM {
-		t.Errorf("fsrb ended with %v, want killed by SIGTERM", err)
-	}
-	if !strings.Contains(stderr.String(), "fsrb: stopped by SIGTERM") {
-		t.Errorf("stderr, want SIGTERM to stop the run, SIGHUP ignored:\n%s", &stderr)
-	}
-	if got := readFile(t, filepath.Join(root, "a.txt")); got != "old\n" {
-		t.Errorf("a.txt = %q after the rollback, want it old", got)
-	}
+	return errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).Signaled() && ee.Sys().(syscall.WaitStatus).Signal() == sig
 }
