@@ -45,7 +45,8 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	if err != nil {
 		return nil, false
 	}
-	o, _ := t.outline(c.outlines.nearest(path, text), text)
+	// Not dedented, the tree's content is the text: a splice may read it.
+	o, _ := t.outline(c.outlines.nearest(path, text), len(t.content) == len(text))
 	c.outlines.put(path, text, o, len(t.lines))
 	return o.items, true
 }
@@ -151,15 +152,8 @@ func Outline(path, text string) ([]core.Item, bool) {
 // apart, and a cache holds a few trees of every file an answer writes,
 // whose outlines would stay in the collector's way as long as they do.
 func (t *Tree) Outline() []core.Item {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	root := t.t.RootNode()
-	if root.HasError() || t.Lang.Name == "python" {
-		if items, ok := t.repairedOutline(root.HasError()); ok {
-			return items
-		}
-	}
-	return outlineOf(t.Lang, t.content, t.lines, t.t, nil)
+	o, _ := t.outline(nil, false)
+	return o.items
 }
 
 // repairedOutline is the outline of the tree's content made to parse
@@ -193,9 +187,7 @@ func (t *Tree) repairedOutline(hasError bool) ([]core.Item, bool) {
 		if len(items) != 1 || items[0].Start != 0 {
 			continue
 		}
-		kids := items[0].Kids
-		shiftItems(kids, -1)
-		return kids, true
+		return shifted(items[0].Kids, -1), true
 	}
 	return nil, false
 }
@@ -207,19 +199,6 @@ func cleanParse(lang *Language, src []byte) (*sitter.Tree, bool) {
 		return nil, false
 	}
 	return st, true
-}
-
-// shiftItems moves items and their kids by d lines.
-func shiftItems(items []core.Item, d int) {
-	for i := range items {
-		it := &items[i]
-		it.Lead += d
-		it.Start += d
-		it.End += d
-		it.Head += d
-		it.Tail += d
-		shiftItems(it.Kids, d)
-	}
 }
 
 // commentAfterOpener reports whether a comment line of src follows a

@@ -85,7 +85,7 @@ func BenchmarkOutlineSpliced(b *testing.B) {
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, spliced := t.outline(prev, edited); !spliced {
+				if _, spliced := t.outline(prev, true); !spliced {
 					b.Fatal("not spliced")
 				}
 			}

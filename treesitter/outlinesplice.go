@@ -3,6 +3,7 @@ package treesitter
 import (
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/fsrb/fsrb/core"
 )
@@ -16,25 +17,35 @@ type outline struct {
 	tops  []flatNode
 }
 
-// topsOf is the root's children of a flattened tree, unlinked.
-func topsOf(nodes []flatNode) []flatNode {
+// rootKids are the root's children of a flattened tree, in order.
+func rootKids(nodes []flatNode) []nid {
 	n := 0
 	for k := nodes[0].kids; k != 0; k = nodes[k].next {
 		n++
 	}
-	tops := make([]flatNode, 0, n)
+	ids := make([]nid, 0, n)
 	for k := nodes[0].kids; k != 0; k = nodes[k].next {
-		n := nodes[k]
-		n.kids, n.next = 0, 0
-		tops = append(tops, n)
+		ids = append(ids, k)
+	}
+	return ids
+}
+
+// topsOf is the nodes ids of a flattened tree, unlinked.
+func topsOf(nodes []flatNode, ids []nid) []flatNode {
+	tops := make([]flatNode, len(ids))
+	for i, k := range ids {
+		tops[i] = nodes[k]
+		tops[i].kids, tops[i].next = 0, 0
 	}
 	return tops
 }
 
-// outline is Outline for Cache.Outline: spliced from prev, an outline of
-// an earlier text of the same file, when the edit between them lets it;
-// spliced says which it was.
-func (t *Tree) outline(prev *outlineEntry, text string) (o outline, spliced bool) {
+// outline is the tree's outline (Outline), spliced from prev, an outline
+// of an earlier text of the same file, when the edit between them lets
+// it; spliced says which it was. plain: the tree's content is the text
+// outlined, not dedented, so that its outline may be spliced, now or
+// later.
+func (t *Tree) outline(prev *outlineEntry, plain bool) (o outline, spliced bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	hasError := t.t.RootNode().HasError()
@@ -43,11 +54,11 @@ func (t *Tree) outline(prev *outlineEntry, text string) (o outline, spliced bool
 			return outline{items: items}, false
 		}
 	}
-	if hasError || len(t.content) != len(text) {
+	if hasError || !plain {
 		return outline{items: outlineOf(t.Lang, t.content, t.lines, t.t, nil)}, false
 	}
 	if prev != nil && prev.tops != nil {
-		if o, ok := t.splice(prev, text); ok {
+		if o, ok := t.splice(prev); ok {
 			return o, true
 		}
 	}
@@ -65,13 +76,16 @@ func (t *Tree) outline(prev *outlineEntry, text string) (o outline, spliced bool
 // the definition right below them (leads).
 //
 // The window read again is the root's children that overlap the edited
-// lines, one more on each side, and more until the nodes around it are
-// boundaries (nodes of items that no lead joins: no comment or
-// attribute). The root's children outside it must be prev's, at the
-// same places before the edit and shifted by it after: then their items
+// lines (the two around them, when the edit lies between nodes), and
+// more until the nodes around it are boundaries (nodes of items that no
+// lead joins: no comment or attribute) and the node after it starts a
+// line of its own. The root's children outside it must be prev's, at
+// the same places before the edit and shifted by it after: then their items
 // are prev's too. ok is false when they are not, or nothing is known to
 // be the same.
-func (t *Tree) splice(prev *outlineEntry, text string) (outline, bool) {
+func (t *Tree) splice(prev *outlineEntry) (outline, bool) {
+	// The content is never written once parsed (Cache.Parse copies it).
+	text := unsafe.String(unsafe.SliceData(t.content), len(t.content))
 	old := prev.text
 	p := core.CommonPrefix(old, text)
 	s := core.CommonSuffix(old[p:], text[p:])
@@ -90,7 +104,8 @@ func (t *Tree) splice(prev *outlineEntry, text string) (outline, bool) {
 	if len(heads) == 0 {
 		return outline{}, false
 	}
-	tops := topsOf(heads)
+	ids := rootKids(heads)
+	tops := topsOf(heads, ids)
 	n := len(tops)
 	if n == 0 {
 		return outline{}, false
@@ -103,10 +118,6 @@ func (t *Tree) splice(prev *outlineEntry, text string) (outline, bool) {
 		i0, i1 = max(0, i1-1), min(n, i1+1)
 	}
 	w := newWalker(t.Lang, syms, t.content, t.lines, heads)
-	ids := make([]nid, 0, n)
-	for k := heads[0].kids; k != 0; k = heads[k].next {
-		ids = append(ids, k)
-	}
 	for i0 > 0 && !w.boundary(ids[i0-1]) {
 		i0--
 	}

@@ -64,7 +64,7 @@ func outlineTops(lang *Language, src []byte, lines []int, t *sitter.Tree, setup 
 	if setup != nil {
 		setup(w)
 	}
-	return w.top(), topsOf(nodes)
+	return w.top(), topsOf(nodes, rootKids(nodes))
 }
 
 func newWalker(lang *Language, syms *symbols, src []byte, lines []int, nodes []flatNode) *walker {
