@@ -95,7 +95,7 @@ export class BlockStatus implements vscode.Disposable {
   }
 
   /** The server's code lenses of a document ([] when it cannot answer). */
-  async lenses(uri: vscode.Uri): Promise<CodeLens[]> {
+  private async lenses(uri: vscode.Uri): Promise<CodeLens[]> {
     const c = this.client;
     if (!c || c.state !== State.Running) return [];
     try {
