@@ -108,7 +108,7 @@ func startClientWith(t testing.TB, root string, debounce time.Duration) *testCli
 		pullSeq:   map[uri.URI]int{},
 		resultIDs: map[uri.URI]string{},
 	}
-	c.conn.Go(ctx, jsonrpc2.AsyncHandler(c.handle))
+	c.conn.Go(ctx, c.inOrder)
 	t.Cleanup(func() {
 		_ = c.conn.Close()
 		<-session.Done()
@@ -144,6 +144,19 @@ type testCodec struct{}
 
 func (testCodec) Marshal(v any) ([]byte, error)      { return protocol.Marshal(v) }
 func (testCodec) Unmarshal(data []byte, v any) error { return protocol.Unmarshal(data, v) }
+
+// inOrder handles the server's messages one after another, in the order
+// they came, as an editor does: run concurrently, two publishDiagnostics
+// close together could be recorded the other way round, and a wait for
+// the last version's diagnostics would wait for ever. Only
+// workspace/applyEdit, whose answer may wait on the test (onApply), runs
+// beside the messages after it.
+func (c *testClient) inOrder(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+	if req.Method() == protocol.MethodWorkspaceApplyEdit {
+		jsonrpc2.Async(ctx)
+	}
+	return c.handle(ctx, req)
+}
 
 func (c *testClient) handle(ctx context.Context, req *jsonrpc2.Request) (any, error) {
 	switch req.Method() {
