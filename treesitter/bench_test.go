@@ -3,6 +3,7 @@ package treesitter
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,6 +74,28 @@ func BenchmarkReparseOneLineEdit(b *testing.B) {
 			b.Fatal(err)
 		}
 		src, cur = next, line
+	}
+}
+
+// BenchmarkReparsePythonEdit edits the first method's return line of a
+// 500-line Python file per iteration, a streamed answer's first block,
+// and reparses through the cache: the edit near the top is where a
+// reparse that cannot reuse what follows an edit costs the most.
+func BenchmarkReparsePythonEdit(b *testing.B) {
+	lines := gen.Code(500, 500)
+	at := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "        return ") })
+	base := lines[at]
+	c := NewCache(1)
+	if _, err := c.Parse("a.py", 0, []byte(gen.JoinLines(lines)), nil); err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		i++
+		lines[at] = fmt.Sprintf("%s  # changed %d", base, i)
+		if _, err := c.Parse("a.py", i, []byte(gen.JoinLines(lines)), nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"runtime"
 	"sync"
 	"time"
 	"unsafe"
@@ -14,6 +13,7 @@ import (
 	sitter "github.com/smacker/go-tree-sitter"
 
 	"github.com/fsrb/fsrb/core"
+	"github.com/fsrb/fsrb/treesitter/internal/tsparse"
 )
 
 // ErrUnknownLanguage is returned by Cache.Parse for a file that no grammar
@@ -260,35 +260,28 @@ func fits(prev, next []byte, e Edit) bool {
 }
 
 // parse parses content with a pooled parser, within timeout (docs/ARCHITECTURE.md
-// "Conventions": parsers pooled, parse with a timeout).
+// "Conventions": parsers pooled, parse with a timeout). The parser is
+// tree-sitter's own, built apart from the binding's with one rule changed
+// (internal/tsparse): with the binding's, a reparse after an edit in a
+// Python file re-lexed everything after the edit.
 //
 // The timeout is tree-sitter's own (ts_parser_set_timeout_micros), not a
-// context deadline: the binding watches a cancellable context from a
-// goroutine that may set the parser's cancellation flag after the parse
-// has returned, which would fail the next parse of a pooled parser at once.
+// context deadline: a cancellable context is watched from a goroutine
+// that may set the parser's cancellation flag after the parse has
+// returned, which would fail the next parse of a pooled parser at once.
 // For the same reason a parser that saw a cancellable context, or that
 // stopped early, is closed instead of pooled.
 func (l *Language) parse(ctx context.Context, timeout time.Duration, old *sitter.Tree, content []byte) (*sitter.Tree, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	p, _ := l.parsers.Get().(*sitter.Parser)
+	p, _ := l.parsers.Get().(*tsparse.Parser)
 	if p == nil {
-		p = sitter.NewParser()
-		p.SetLanguage(l.grammarLanguage())
+		p = tsparse.New(l.grammarLanguage())
 	}
-	p.SetOperationLimit(max(1, int(timeout/time.Microsecond)))
-	t, err := p.ParseCtx(ctx, old, content)
-	// ParseCtx reads old's C pointer and never touches old again: without
-	// this the collector could finalize old (ts_tree_delete) while the C
-	// parser still walks it, a crash or a wrong tree
-	// (TestIncrementalParseUnderGC).
-	runtime.KeepAlive(old)
+	t, err := p.Parse(ctx, timeout, old, content)
 	if err != nil || ctx.Done() != nil {
 		p.Close()
-		if errors.Is(err, sitter.ErrOperationLimit) {
-			err = context.DeadlineExceeded
-		}
 		return t, err
 	}
 	l.parsers.Put(p)

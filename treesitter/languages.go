@@ -68,7 +68,7 @@ type Language struct {
 
 	langOnce sync.Once
 	lang     *sitter.Language
-	parsers  sync.Pool // *sitter.Parser set to lang
+	parsers  sync.Pool // *tsparse.Parser of lang
 
 	plainOnce sync.Once
 	plain     []plainPattern // the query as plain patterns (enclosing.go), or nil
