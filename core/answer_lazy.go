@@ -29,6 +29,10 @@ type step struct {
 	fj     int
 }
 
+// alignEveryScope has lazy align the block against every body of the
+// file, as if mayPair took them all: tests compare the two.
+var alignEveryScope bool
+
 // lazy resolves a block with markers into r.out.
 func (r *resolver) lazy() *snippetRefusal {
 	steps, err := r.align(r.fileItems, r.blockItems)
@@ -44,6 +48,7 @@ func (r *resolver) lazy() *snippetRefusal {
 	var found []place
 	var found1 [][]step
 	var first *snippetRefusal // why a scope that pairs could not hold it
+	side := r.sideOf(r.blockItems)
 	var walk func(items []Item)
 	walk = func(items []Item) {
 		for i := range items {
@@ -51,13 +56,17 @@ func (r *resolver) lazy() *snippetRefusal {
 			if len(it.Kids) == 0 {
 				continue
 			}
-			s, err := r.align(it.Kids, r.blockItems)
-			switch {
-			case err != nil && first == nil:
-				first = err
-			case err == nil && paired(s):
-				found = append(found, place{*it, nil})
-				found1 = append(found1, s)
+			// Most bodies of a file hold nothing the block names: align
+			// would pair nothing there and refuse nothing.
+			if alignEveryScope || r.mayPair(it.Kids, side) {
+				s, err := r.align(it.Kids, r.blockItems)
+				switch {
+				case err != nil && first == nil:
+					first = err
+				case err == nil && paired(s):
+					found = append(found, place{*it, nil})
+					found1 = append(found1, s)
+				}
 			}
 			walk(it.Kids)
 		}
@@ -161,7 +170,19 @@ type blockSide struct {
 	text           []string // textOf each item that holds no marker
 	count          map[string]int
 	lengths        map[int]bool // the line counts of those items
+
+	// What a scope's item needs to pair with any item (mayPair): the
+	// definitions' kind families and names, the other items' keys, and
+	// the first lines (trimmed) of the items that hold no marker.
+	names  map[definitionName]bool
+	keys   map[string]bool
+	firsts map[string]bool
+	// A block item of no lines: mayPair cannot rule a scope out by
+	// first lines.
+	empty bool
 }
+
+type definitionName struct{ family, name string }
 
 // sideOf reads B's side once for the resolver.
 func (r *resolver) sideOf(B []Item) *blockSide {
@@ -172,13 +193,27 @@ func (r *resolver) sideOf(B []Item) *blockSide {
 		return s
 	}
 	s := &blockSide{marker: make([]bool, len(B)), marked: make([]bool, len(B)), text: make([]string, len(B)),
-		count: map[string]int{}, lengths: map[int]bool{}}
+		count: map[string]int{}, lengths: map[int]bool{},
+		names: map[definitionName]bool{}, keys: map[string]bool{}, firsts: map[string]bool{}}
 	for i, it := range B {
 		s.marker[i], s.marked[i] = r.isMarker(it), r.hasMarker(it)
+		switch {
+		case s.marker[i]:
+			continue
+		case it.Definition():
+			s.names[definitionName{kindFamily(it.Kind), it.Name}] = true
+		case it.Key != "":
+			s.keys[it.Key] = true
+		}
 		if !s.marked[i] {
 			s.text[i] = textOf(r.block, it)
 			s.count[s.text[i]]++
 			s.lengths[it.End-it.Start] = true
+			if it.End > it.Start {
+				s.firsts[strings.TrimSpace(r.block[it.Start])] = true
+			} else {
+				s.empty = true
+			}
 		}
 	}
 	if r.sides == nil {
@@ -186,6 +221,36 @@ func (r *resolver) sideOf(B []Item) *blockSide {
 	}
 	r.sides[&B[0]] = s
 	return s
+}
+
+// mayPair reports whether some item of the scope F may pair with some
+// item of the block side: pairsAs takes equal text (so an equal first
+// line and as many lines), a definition of the same kind family and name,
+// or, between two items that are no definitions, the same key. When it
+// reports false, align pairs nothing in F and refuses nothing: its
+// refusals name an item that pairs, or a definition that stands
+// elsewhere in F, which pairsAs would take too.
+func (r *resolver) mayPair(F []Item, side *blockSide) bool {
+	if side.empty {
+		return true
+	}
+	for j := range F {
+		f := &F[j]
+		switch {
+		case f.Definition():
+			if side.names[definitionName{kindFamily(f.Kind), f.Name}] {
+				return true
+			}
+		case f.Key != "":
+			if side.keys[f.Key] {
+				return true
+			}
+		}
+		if n := f.End - f.Start; n > 0 && side.lengths[n] && side.firsts[strings.TrimSpace(r.file[f.Start])] {
+			return true
+		}
+	}
+	return false
 }
 
 // align pairs the items of one scope; emit checks that every stretch has
