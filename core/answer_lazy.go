@@ -35,6 +35,9 @@ var alignEveryScope bool
 
 // lazy resolves a block with markers into r.out.
 func (r *resolver) lazy() *snippetRefusal {
+	// The new lines hold the file's lines and the block's, each once at
+	// most: one allocation instead of a growing slice.
+	r.out = make([]string, 0, len(r.file)+len(r.block))
 	steps, err := r.align(r.fileItems, r.blockItems)
 	if err != nil {
 		return err
@@ -148,7 +151,7 @@ func (r *resolver) pairs(b, f Item) (ok, equal bool) {
 // pairsAs is pairs with b's text (textOf, when it holds no marker) and
 // whether it holds a marker already read.
 func (r *resolver) pairsAs(b Item, text string, marked bool, f Item) (ok, equal bool) {
-	if !marked && b.End-b.Start == f.End-f.Start && text == textOf(r.file, f) {
+	if !marked && b.End-b.Start == f.End-f.Start && isTextOf(text, r.file[f.Start:f.End]) {
 		return true, true
 	}
 	if b.Definition() || f.Definition() {
@@ -156,7 +159,7 @@ func (r *resolver) pairsAs(b Item, text string, marked bool, f Item) (ok, equal 
 		// there, it is the same item as surely as by equal text.
 		same := r.sameDefinition(b, f)
 		return same, same && marked && b.Head > b.Start && f.Head > f.Start &&
-			textOf(r.block, Item{Start: b.Start, End: b.Head}) == textOf(r.file, Item{Start: f.Start, End: f.Head})
+			sameTrimmed(r.block[b.Start:b.Head], r.file[f.Start:f.Head])
 	}
 	return b.Key != "" && b.Key == f.Key, false
 }
@@ -192,25 +195,23 @@ func (r *resolver) sideOf(B []Item) *blockSide {
 	if s := r.sides[&B[0]]; s != nil && len(s.marker) == len(B) {
 		return s
 	}
-	s := &blockSide{marker: make([]bool, len(B)), marked: make([]bool, len(B)), text: make([]string, len(B)),
-		count: map[string]int{}, lengths: map[int]bool{},
-		names: map[definitionName]bool{}, keys: map[string]bool{}, firsts: map[string]bool{}}
+	s := &blockSide{marker: make([]bool, len(B)), marked: make([]bool, len(B)), text: make([]string, len(B))}
 	for i, it := range B {
 		s.marker[i], s.marked[i] = r.isMarker(it), r.hasMarker(it)
 		switch {
 		case s.marker[i]:
 			continue
 		case it.Definition():
-			s.names[definitionName{kindFamily(it.Kind), it.Name}] = true
+			put(&s.names, definitionName{kindFamily(it.Kind), it.Name}, true)
 		case it.Key != "":
-			s.keys[it.Key] = true
+			put(&s.keys, it.Key, true)
 		}
 		if !s.marked[i] {
 			s.text[i] = textOf(r.block, it)
-			s.count[s.text[i]]++
-			s.lengths[it.End-it.Start] = true
+			put(&s.count, s.text[i], s.count[s.text[i]]+1)
+			put(&s.lengths, it.End-it.Start, true)
 			if it.End > it.Start {
-				s.firsts[strings.TrimSpace(r.block[it.Start])] = true
+				put(&s.firsts, strings.TrimSpace(r.block[it.Start]), true)
 			} else {
 				s.empty = true
 			}
@@ -221,6 +222,15 @@ func (r *resolver) sideOf(B []Item) *blockSide {
 	}
 	r.sides[&B[0]] = s
 	return s
+}
+
+// put sets m[k] = v, making m first: most blocks need few of a side's
+// maps, and a nil map reads as empty.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
 }
 
 // mayPair reports whether some item of the scope F may pair with some
@@ -266,13 +276,11 @@ func (r *resolver) align(F, B []Item) ([]step, *snippetRefusal) {
 	// scope's items of a length some block item has are read, not every
 	// class of a file a method's block is aligned against.
 	var fileText map[string][]int
-	for j, f := range F {
-		if side.lengths[f.End-f.Start] {
-			if fileText == nil {
-				fileText = map[string][]int{}
-			}
-			t := textOf(r.file, f)
-			fileText[t] = append(fileText[t], j)
+	for j := range F {
+		f := &F[j]
+		if n := f.End - f.Start; side.lengths[n] && (n == 0 || side.firsts[strings.TrimSpace(r.file[f.Start])]) {
+			t := textOf(r.file, *f)
+			put(&fileText, t, append(fileText[t], j))
 		}
 	}
 	var cand []step

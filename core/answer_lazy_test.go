@@ -212,3 +212,22 @@ func planDiff(a, b *Plan) string {
 	}
 	return ""
 }
+
+// TestIsTextOf: isTextOf and sameTrimmed answer as comparing textOf does.
+func TestIsTextOf(t *testing.T) {
+	texts := [][]string{
+		nil, {"\n"}, {"  x = 1\n"}, {"x = 1\r\n"}, {"x = 1"}, {"x = 1\n", "\n"}, {"x = 1\n", "y\n"},
+		{"x\n", "= 1\n"}, {"x = 1 y\n"}, {"x = 1\n", "  y  \n"}, {"\tx = 1\n", "y\n", "\n"}, {"x\n", "\n", "y\n"},
+	}
+	for _, a := range texts {
+		for _, b := range texts {
+			want := textOf(a, Item{End: len(a)}) == textOf(b, Item{End: len(b)})
+			if got := isTextOf(textOf(a, Item{End: len(a)}), b); got != want {
+				t.Errorf("isTextOf(textOf(%q), %q) = %v, want %v", a, b, got, want)
+			}
+			if got := sameTrimmed(a, b); got != want {
+				t.Errorf("sameTrimmed(%q, %q) = %v, want %v", a, b, got, want)
+			}
+		}
+	}
+}

@@ -193,6 +193,24 @@ func textOf(lines []string, it Item) string {
 	return sb.String()
 }
 
+// isTextOf reports whether text is textOf the lines, without making it.
+func isTextOf(text string, lines []string) bool {
+	for _, l := range lines {
+		t := strings.TrimSpace(l)
+		if len(text) <= len(t) || text[:len(t)] != t || text[len(t)] != '\n' {
+			return false
+		}
+		text = text[len(t)+1:]
+	}
+	return text == ""
+}
+
+// sameTrimmed reports whether textOf a and textOf b are equal, without
+// making them.
+func sameTrimmed(a, b []string) bool {
+	return slices.EqualFunc(a, b, func(x, y string) bool { return strings.TrimSpace(x) == strings.TrimSpace(y) })
+}
+
 // wholeFile reports whether a block without markers is the whole file: it
 // holds every top-level definition of the file, and some top-level lines
 // of other kinds when the file has them (imports, say): one definition
