@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // resolver places one chat snippet in its file (answer.go): it pairs the
@@ -92,7 +93,11 @@ func (r *resolver) outlineAs(name, text string) ([]Item, bool) {
 // decorators (its Lead lines), which an outline may also list as items of
 // their own: they go with their definition.
 func withoutLeads(items []Item) []Item {
+	if leadFree.has(items) {
+		return items
+	}
 	if !overlapsLead(items) {
+		leadFree.add(items)
 		return items // tree-sitter's outline never lists them: no copy
 	}
 	keep := make([]bool, len(items))
@@ -117,12 +122,50 @@ func withoutLeads(items []Item) []Item {
 // overlapsLead reports whether an item at any level lies in the lead
 // lines of the item after it.
 func overlapsLead(items []Item) bool {
-	for i, it := range items {
+	for i := range items {
+		it := &items[i]
 		if i+1 < len(items) && it.Start >= items[i+1].Lead && it.End <= items[i+1].Start || overlapsLead(it.Kids) {
 			return true
 		}
 	}
 	return false
+}
+
+// leadFree remembers the outlines that list no lead lines as items, by
+// identity: an outliner shares an outline between the calls for the same
+// text and never modifies it (Outliner), and every resolution of a block
+// outlines its file, most often the same text as the last. It keeps the
+// outlines it names alive, so it forgets them all when it holds
+// leadFreeKept.
+var leadFree outlineSet
+
+const leadFreeKept = 64
+
+type outlineSet struct {
+	mu   sync.Mutex
+	seen map[*Item]int // an outline's first item: its length
+}
+
+func (s *outlineSet) has(items []Item) bool {
+	if len(items) == 0 {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, ok := s.seen[&items[0]]
+	return ok && n == len(items)
+}
+
+func (s *outlineSet) add(items []Item) {
+	if len(items) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.seen == nil || len(s.seen) >= leadFreeKept {
+		s.seen = map[*Item]int{}
+	}
+	s.seen[&items[0]] = len(items)
 }
 
 // resolve chooses the shape and returns the file's new lines.

@@ -245,6 +245,25 @@ func TestWithoutLeads(t *testing.T) {
 	}
 }
 
+// TestWithoutLeadsRemembers: an outline remembered as free of lead items
+// is the same items, not one that starts at the same place: a longer
+// outline over the same array is read again.
+func TestWithoutLeadsRemembers(t *testing.T) {
+	items := []Item{
+		{Lead: 0, Start: 0, End: 1},
+		{Lead: 2, Start: 2, End: 3},                                 // "// doc"
+		{Lead: 2, Start: 3, End: 8, Kind: "method", Name: "divide"}, // its lead: the comment
+	}
+	for range 2 {
+		if got := withoutLeads(items[:2]); len(got) != 2 {
+			t.Fatalf("kept %+v of two items with no lead lines", got)
+		}
+	}
+	if got := withoutLeads(items); len(got) != 2 || got[1].Name != "divide" {
+		t.Errorf("kept %+v; want the first item and divide", got)
+	}
+}
+
 func content(p *Plan, path string) string {
 	for _, f := range p.Files {
 		if f.Path == path {

@@ -4,7 +4,9 @@ package core
 // definitions and statements a grammar sees, as a tree of Items. core
 // knows no grammar; pipeline.Validate plugs tree-sitter in (Options). ok
 // is false when the path's language has no grammar: snippets then resolve
-// by equal lines only.
+// by equal lines only. An outliner may return the same items again for
+// the same text, but never modifies items it has returned: the resolver
+// remembers what it read of an outline by its identity.
 type Outliner func(path, text string) (items []Item, ok bool)
 
 // Item is one node of a text that starts on a line of its own: a
