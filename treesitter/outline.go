@@ -45,9 +45,15 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	if err != nil {
 		return nil, false
 	}
-	// Not dedented, the tree's content is the text: a splice may read it.
-	o, _ := t.outline(c.outlines.nearest(path, text), len(t.content) == len(text))
-	c.outlines.put(path, text, o, len(t.lines))
+	// Not dedented, the tree's content is the text: a splice may read it,
+	// and the memo keeps it rather than a copy of its own.
+	plain := len(t.content) == len(text)
+	o, _ := t.outline(c.outlines.nearest(path, text), plain)
+	kept := strings.Clone(text) // the caller's string may share memory it reuses
+	if plain {
+		kept = unsafe.String(unsafe.SliceData(t.content), len(t.content))
+	}
+	c.outlines.put(path, kept, o, len(t.lines))
 	return o.items, true
 }
 
@@ -110,6 +116,8 @@ func (m *outlineMemo) nearest(path, text string) *outlineEntry {
 	return best
 }
 
+// put keeps o as the outline of text, which it keeps as it is: text is
+// never modified.
 func (m *outlineMemo) put(path, text string, o outline, lines int) {
 	k := outlineKey{path, maphash.String(seed, text)}
 	m.mu.Lock()
@@ -118,8 +126,7 @@ func (m *outlineMemo) put(path, text string, o outline, lines int) {
 		m.entries = map[outlineKey]*outlineEntry{}
 	}
 	m.tick++
-	// A copy: the caller's string may share memory it reuses.
-	m.entries[k] = &outlineEntry{text: strings.Clone(text), items: o.items, tops: o.tops, lines: lines, used: m.tick}
+	m.entries[k] = &outlineEntry{text: text, items: o.items, tops: o.tops, lines: lines, used: m.tick}
 	for len(m.entries) > outlinesKept {
 		var lru outlineKey
 		used := m.tick + 1
