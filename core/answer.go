@@ -86,6 +86,7 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 		shape    Shape
 		kept     []Kept
 		err      *snippetRefusal
+		after    string // the file's text once written, when stable joined it
 	)
 	switch {
 	case b.FromLine > 0:
@@ -101,7 +102,7 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 			if err == nil {
 				fixEOL(lines)
 				if !v.opt.Offer {
-					err = v.stable(b, file, lines)
+					after, err = v.stable(b, file, lines)
 				}
 			}
 		}
@@ -152,6 +153,10 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 	}
 	m := match{start: start, end: end, matched: region, replace: repl, rung: string(shape)}
 	v.write(b, t, d, m, res)
+	// The doc's text now reads as the lines stable joined (the text ends
+	// with a newline, so changed's lines rejoin it): the next block's
+	// resolution takes that string instead of joining the pieces again.
+	d.adopt(after)
 	res.EndLine = res.Line + max(0, strings.Count(region, "\n")-1)
 }
 
@@ -162,19 +167,23 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 // otherwise take the block a second time. This is what makes "never
 // written twice" hold by construction for snippets, not by the shapes'
 // rules alone; it costs a second outline of the new text.
-func (v *validator) stable(b *Block, file, lines []string) *snippetRefusal {
+//
+// It returns the text of lines it joined for the outline, for the doc to
+// keep once written.
+func (v *validator) stable(b *Block, file, lines []string) (string, *snippetRefusal) {
 	if slices.Equal(file, lines) {
-		return nil
+		return "", nil
 	}
-	again := v.resolver(b, lines, strings.Join(lines, ""))
+	text := strings.Join(lines, "")
+	again := v.resolver(b, lines, text)
 	_, next, err := again.resolve()
 	if err == nil {
 		fixEOL(next)
 	}
 	if err != nil || slices.Equal(next, lines) {
-		return nil // refused or recognised the second time: never written twice
+		return text, nil // refused or recognised the second time: never written twice
 	}
-	return &snippetRefusal{kind: KindAmbiguous,
+	return "", &snippetRefusal{kind: KindAmbiguous,
 		msg:  fmt.Sprintf("block #%d has no stable place in %s: once written, the file's structure around it reads differently and a second run would change the file again", b.Number, b.Path),
 		hint: "check that the block and the file are whole code (a broken definition moves what pairs with what); or use a SEARCH/REPLACE block"}
 }

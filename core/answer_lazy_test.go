@@ -231,3 +231,25 @@ func TestIsTextOf(t *testing.T) {
 		}
 	}
 }
+
+// TestSnippetsOneFile: blocks after a lazy one resolve on the text it
+// wrote (the doc keeps the text the stability check joined).
+func TestSnippetsOneFile(t *testing.T) {
+	blocks := []Block{
+		snippetBlock("a.py", "def one():\n    x = 10\n    # ... existing code ...\n"),
+		snippetBlock("a.py", "# ... existing code ...\ndef stop(self):\n    return False\n# ... existing code ...\n"),
+		snippetBlock("a.py", "def one():\n    # ... existing code ...\n    y = 20\n    # ... existing code ...\n"),
+		snippetBlock("a.py", "def two():\n    return 22\n"),
+	}
+	for i := range blocks {
+		blocks[i].Number = i + 1
+	}
+	plan := runSnippet(t, MapFS{"a.py": pyFile}, blocks...)
+	if !plan.OK() {
+		t.Fatalf("refused: %v", plan.Problems)
+	}
+	want := strings.NewReplacer("    x = 1\n", "    x = 10\n", "    y = 2\n", "    y = 20\n", "        pass\n", "        return False\n", "return 2\n", "return 22\n").Replace(pyFile)
+	if got := content(plan, "a.py"); got != want {
+		t.Errorf("file after:\n%s\nwant:\n%s", got, want)
+	}
+}

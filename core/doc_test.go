@@ -38,6 +38,31 @@ func TestDocSpliceKeepsEndings(t *testing.T) {
 	}
 }
 
+// TestDocAdopt: a doc takes a spliced text its caller built as its flat
+// text only when the pieces hold that many bytes, and keeps its BOM and
+// line endings through it and the splices after.
+func TestDocAdopt(t *testing.T) {
+	d := loadDoc([]byte("\uFEFFa\r\nb\r\nc\r\n"))
+	d.splice(2, 4, "B\nB2\n") // replace "b\n"
+	const want = "a\nB\nB2\nc\n"
+	d.adopt(want + "x\n")
+	if d.pieces == nil {
+		t.Fatal("took a text longer than its own")
+	}
+	d.adopt(want)
+	if d.pieces != nil || d.text() != want {
+		t.Fatalf("after adopt: pieces %q, text %q; want the flat text %q", d.pieces, d.text(), want)
+	}
+	d.adopt("") // flat already: nothing to take
+	if d.text() != want {
+		t.Fatalf("text %q after adopting again, want %q", d.text(), want)
+	}
+	d.splice(0, 2, "A\n")
+	if got := string(d.bytes()); got != "\uFEFFA\r\nB\r\nB2\r\nc\r\n" {
+		t.Errorf("bytes %q", got)
+	}
+}
+
 // TestDocPiecesMatchFlat splices a doc many times at random whole lines
 // and checks, after every splice, that the pieces read as the same text a
 // flat string spliced the same way holds: bytes, line numbers, slices and

@@ -140,6 +140,17 @@ func (d *doc) text() string {
 	return d.flat
 }
 
+// adopt takes s as the text, flat, when the pieces hold it: a caller that
+// has built the spliced text (a chat snippet's resolution) saves the next
+// reader joining it again. s must read as the pieces do; a length that
+// differs leaves the doc as it is.
+func (d *doc) adopt(s string) {
+	if d.pieces == nil || len(s) != d.size {
+		return
+	}
+	d.flat, d.pieces, d.nl, d.size = s, nil, nil, 0
+}
+
 // len is len(d.text()) without joining the pieces.
 func (d *doc) len() int {
 	if d.pieces != nil {
