@@ -266,11 +266,10 @@ func fits(prev, next []byte, e Edit) bool {
 // Python file re-lexed everything after the edit.
 //
 // The timeout is tree-sitter's own (ts_parser_set_timeout_micros), not a
-// context deadline: a cancellable context is watched from a goroutine
-// that may set the parser's cancellation flag after the parse has
-// returned, which would fail the next parse of a pooled parser at once.
-// For the same reason a parser that saw a cancellable context, or that
-// stopped early, is closed instead of pooled.
+// context deadline. A parser goes back to the pool after a parse under a
+// cancellable context too (the language server's): tsparse stops
+// watching the context before the parse returns and resets a parser
+// whose parse stopped early. One that failed is closed all the same.
 func (l *Language) parse(ctx context.Context, timeout time.Duration, old *sitter.Tree, content []byte) (*sitter.Tree, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -280,7 +279,7 @@ func (l *Language) parse(ctx context.Context, timeout time.Duration, old *sitter
 		p = tsparse.New(l.grammarLanguage())
 	}
 	t, err := p.Parse(ctx, timeout, old, content)
-	if err != nil || ctx.Done() != nil {
+	if err != nil {
 		p.Close()
 		return t, err
 	}

@@ -45,8 +45,7 @@ func New(lang *sitter.Language) *Parser {
 	return p
 }
 
-// Close frees the parser. A parser that did not finish a parse must be
-// closed, not used again: its next parse would resume the unfinished one.
+// Close frees the parser.
 func (p *Parser) Close() {
 	if p.c == nil {
 		return
@@ -68,15 +67,22 @@ func (p *Parser) Parse(ctx context.Context, timeout time.Duration, old *sitter.T
 	}
 	C.fsrb_ts_parser_set_timeout_micros(p.c, C.uint64_t(max(1, timeout/time.Microsecond)))
 	if done := ctx.Done(); done != nil {
-		finished := make(chan struct{})
-		defer close(finished)
+		// The watcher is gone before Parse returns: the flag is C memory
+		// that Close frees, and a later parse must not see it set.
+		finished, gone := make(chan struct{}), make(chan struct{})
 		flag := (*uintptr)(unsafe.Pointer(p.cancel))
 		go func() {
+			defer close(gone)
 			select {
 			case <-done:
 				atomic.StoreUintptr(flag, 1)
 			case <-finished:
 			}
+		}()
+		defer func() {
+			close(finished)
+			<-gone
+			atomic.StoreUintptr(flag, 0)
 		}()
 	}
 	var ot *C.TSTree
@@ -93,6 +99,8 @@ func (p *Parser) Parse(ctx context.Context, timeout time.Duration, old *sitter.T
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(p)
 	if ct == nil {
+		// A halted parse would otherwise resume on the next call.
+		C.fsrb_ts_parser_reset(p.c)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}

@@ -126,3 +126,24 @@ func TestTimeout(t *testing.T) {
 		t.Errorf("err = %v, want context.DeadlineExceeded", err)
 	}
 }
+
+// TestCancelAfterParse cancels contexts as their parses end: the watcher
+// of a finished parse never writes the flag of a parser closed or used
+// again (run with -race).
+func TestCancelAfterParse(t *testing.T) {
+	src := []byte(gen.JoinLines(gen.Code(50, 2)))
+	for i := 0; i < 200; i++ {
+		p := New(python.GetLanguage())
+		ctx, cancel := context.WithCancel(context.Background())
+		go cancel()
+		_, err := p.Parse(ctx, time.Second, nil, src)
+		if err != nil && err != context.Canceled {
+			t.Fatal(err)
+		}
+		// The flag is clear again: the next parse runs to its end.
+		if _, err := p.Parse(context.Background(), time.Second, nil, src); err != nil {
+			t.Fatalf("parse after a cancelled one: %v", err)
+		}
+		p.Close()
+	}
+}
