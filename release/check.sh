@@ -146,10 +146,29 @@ for t in $TARGETS; do
   # A script in FSRB_BIN's place, for the runner. Under Wine, a line
   # "wine client error:N: ..." on stderr is Wine's own report on its
   # connection to wineserver, not fsrb's output: the script drops those
-  # lines and keeps the rest of stderr, stdout and the exit status.
+  # lines and keeps the rest of stderr, stdout and the exit status. Now
+  # and then (about one launch in a thousand here, the same before and
+  # after a change) Wine returns 1 at once with no output at all, fsrb
+  # never having run: fsrb never fails without a report, and a run that
+  # exits 1 writes nothing, so that run is made again (twice at most) and
+  # counted in the log.
   if [ "$goos" = windows ]; then
-    printf '#!/bin/bash\nexec 3>&1\n%s "%s" "$@" 2>&1 1>&3 3>&- | grep -v "^wine client error:" >&2\nexit "${PIPESTATUS[0]}"\n' \
-      "${runner[*]}" "$bin/fsrb$ext" >"$dir/fsrb-run"
+    cat >"$dir/fsrb-run" <<WRAP
+#!/bin/bash
+t=\$(mktemp -d)
+cat >"\$t/in"
+for try in 1 2 3; do
+  ${runner[*]} "$bin/fsrb$ext" "\$@" <"\$t/in" >"\$t/out" 2>"\$t/err"
+  rc=\$?
+  grep -v "^wine client error:" "\$t/err" >"\$t/kept"
+  [ "\$rc" = 1 ] && [ ! -s "\$t/out" ] && [ ! -s "\$t/kept" ] && [ "\$try" != 3 ] || break
+  echo "\$*" >>"$dir/wine-retries"
+done
+cat "\$t/out"
+cat "\$t/kept" >&2
+rm -rf "\$t"
+exit "\$rc"
+WRAP
   else
     printf '#!/bin/sh\nexec %s "%s" "$@"\n' "${runner[*]}" "$bin/fsrb$ext" >"$dir/fsrb-run"
   fi
@@ -159,6 +178,9 @@ for t in $TARGETS; do
     -test.run '^TestCasesCLI$' -test.count=1 -test.timeout 20m -test.v >"$work/$t-cases.log" 2>&1) ||
     { grep -v -e "^    --- PASS" -e "^=== RUN" "$work/$t-cases.log" | tail -80; fail "$t: the case suite against $name's fsrb"; }
   log "$t: the case suite passes against its fsrb ($(grep -c -- '^    --- PASS' "$work/$t-cases.log" || true) passed, $(grep -c -- '^    --- SKIP' "$work/$t-cases.log" || true) skipped; $(($(date +%s) - start))s)"
+  if [ -s "$dir/wine-retries" ]; then
+    log "$t: $(wc -l <"$dir/wine-retries") launches made again after Wine exited without running fsrb"
+  fi
 
   # initialize, initialized, shutdown, exit, each after the answer to the
   # one before: fsrb-lsp must answer with its capabilities and leave with
