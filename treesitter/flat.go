@@ -162,6 +162,8 @@ import (
 	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/fsrb/fsrb/treesitter/internal/tsparse"
 )
 
 // flatNode is one node of a tree flattened in one cgo call: its place,
@@ -184,9 +186,7 @@ type flatNode struct {
 // are C's memory, freed by free; nil when it ran out. The caller holds
 // t.
 func flattenTree(t *sitter.Tree, src []byte, flags []byte, lo, hi uint32) (nodes []flatNode, free func()) {
-	// The binding's Tree keeps the C tree as its first field, with no
-	// accessor.
-	ct := *(*unsafe.Pointer)(unsafe.Pointer(t.BaseTree))
+	ct := tsparse.CTree(t)
 	var src0, flags0 *C.uint8_t
 	if len(src) > 0 {
 		src0 = (*C.uint8_t)(unsafe.Pointer(&src[0]))

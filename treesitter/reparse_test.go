@@ -85,4 +85,5 @@ func mutate(rng *rand.Rand, src string, bits []string) string {
 	return strings.Join(lines, "")
 }
 
-var reparseSteps = 160
+// reparseSteps is how many edits each sample goes through.
+const reparseSteps = 160

@@ -35,7 +35,7 @@ type Parser struct {
 
 // New returns a parser of lang.
 func New(lang *sitter.Language) *Parser {
-	p := &Parser{c: C.fsrb_ts_parser_new(), cancel: (*C.size_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.size_t(0)))))}
+	p := &Parser{c: C.fsrb_ts_parser_new(), cancel: (*C.size_t)(C.calloc(1, C.sizeof_size_t))}
 	// The binding's Language keeps the C language as its only field.
 	C.fsrb_ts_parser_set_language(p.c, (*C.TSLanguage)(*(*unsafe.Pointer)(unsafe.Pointer(lang))))
 	C.fsrb_ts_parser_set_cancellation_flag(p.c, p.cancel)
@@ -87,7 +87,7 @@ func (p *Parser) Parse(ctx context.Context, timeout time.Duration, old *sitter.T
 	}
 	var ot *C.TSTree
 	if old != nil {
-		ot = cTree(old)
+		ot = (*C.TSTree)(CTree(old))
 	}
 	// The parser reads the text during the call only.
 	text := (*C.char)(unsafe.Pointer(&empty))
@@ -113,7 +113,7 @@ func (p *Parser) Parse(ctx context.Context, timeout time.Duration, old *sitter.T
 // tests; Lexed reads the count.
 func (p *Parser) CountLexed() {
 	if p.lexed == nil {
-		p.lexed = (*C.uint64_t)(C.calloc(1, 8))
+		p.lexed = (*C.uint64_t)(C.calloc(1, C.sizeof_uint64_t))
 	}
 	C.fsrb_ts_parser_count_lexed(p.c, p.lexed)
 }
@@ -129,10 +129,10 @@ func (p *Parser) Lexed() uint64 {
 // empty is the text of an empty source: the parser takes a pointer.
 var empty byte
 
-// cTree is the binding tree's C tree: its BaseTree keeps it as its first
-// field, with no accessor.
-func cTree(t *sitter.Tree) *C.TSTree {
-	return (*C.TSTree)(*(*unsafe.Pointer)(unsafe.Pointer(t.BaseTree)))
+// CTree is the binding tree's C tree (a TSTree *): its BaseTree keeps it
+// as its first field, with no accessor (TestBindingLayout).
+func CTree(t *sitter.Tree) unsafe.Pointer {
+	return *(*unsafe.Pointer)(unsafe.Pointer(t.BaseTree))
 }
 
 // wrap makes ct a binding tree, as the binding's own parser does: the C
