@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"unsafe"
 )
 
 // Chat snippets (OpSnippet): a code block that names its file, as chat
@@ -79,7 +81,7 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 		return
 	}
 	text := d.text()
-	file := splitKeep(text)
+	file := fileLines.of(text)
 	var (
 		from, to int // the file lines replaced
 		repl     string
@@ -175,6 +177,7 @@ func (v *validator) stable(b *Block, file, lines []string) (string, *snippetRefu
 		return "", nil
 	}
 	text := strings.Join(lines, "")
+	fileLines.keep(text, lines)
 	again := v.resolver(b, lines, text)
 	_, next, err := again.resolve()
 	if err == nil {
@@ -226,6 +229,65 @@ func (v *validator) lineRange(b *Block, t *target, file []string) (int, int, str
 			hint: "the answer was written for another version of the file: ask for the edit again against the file as it is"}
 	}
 	return lo - 1, hi, withEOL(b.Replace), nil
+}
+
+// fileLines shares the lines of the files snippets resolve against, by
+// the text's identity: each block of an answer for a file resolves
+// against the very string the stability check of the block before joined
+// from its lines, and the lens's check of a block alone against the file
+// as read, as the first block did. Splitting a file again for each was a
+// tenth of a block's resolution. Callers never modify the lines.
+var fileLines linesMemo
+
+// linesKept is how many texts fileLines keeps: the files of an answer,
+// written and as read.
+const linesKept = 16
+
+type linesMemo struct {
+	mu      sync.Mutex
+	entries [linesKept]linesEntry
+	next    int // the entry the next keep replaces
+}
+
+type linesEntry struct {
+	text  string
+	lines []string
+}
+
+// of is splitKeep(text), shared.
+func (m *linesMemo) of(text string) []string {
+	m.mu.Lock()
+	for _, e := range m.entries {
+		if len(e.text) == len(text) && unsafe.StringData(e.text) == unsafe.StringData(text) && e.lines != nil {
+			m.mu.Unlock()
+			return e.lines
+		}
+	}
+	m.mu.Unlock()
+	lines := splitKeep(text)
+	m.put(text, lines)
+	return lines
+}
+
+// keep records lines as text's, when they are splitKeep(text): each ends
+// with its one newline.
+func (m *linesMemo) keep(text string, lines []string) {
+	if text == "" || strings.Count(text, "\n") != len(lines) {
+		return
+	}
+	for _, l := range lines {
+		if !strings.HasSuffix(l, "\n") {
+			return
+		}
+	}
+	m.put(text, lines)
+}
+
+func (m *linesMemo) put(text string, lines []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.entries[m.next] = linesEntry{text: text, lines: lines}
+	m.next = (m.next + 1) % linesKept
 }
 
 // splitKeep splits text into lines that keep their "\n".
