@@ -112,23 +112,27 @@ func (r *memoRun) decided(yes bool) {
 }
 
 // CommonPrefix is the length of the longest prefix a and b share: where
-// an edit of a into b starts. It compares a block of bytes at a time,
-// the runtime's vectorised compare, and bytes only in the last block.
+// an edit of a into b starts. It compares blocks of bytes at a time, the
+// runtime's vectorised compare, narrowing the block to a byte at the
+// first that differs: a byte loop over a last block of 512 was most of a
+// splice's look for the edit.
 func CommonPrefix(a, b string) int {
 	n := min(len(a), len(b))
 	if a[:n] == b[:n] {
 		return n // one comparison, the usual case of a stream
 	}
-	const step = 512
 	i := 0
-	for i+step <= n && a[i:i+step] == b[i:i+step] {
-		i += step
-	}
-	for i < n && a[i] == b[i] {
-		i++
+	for _, step := range commonSteps {
+		for i+step <= n && a[i:i+step] == b[i:i+step] {
+			i += step
+		}
 	}
 	return i
 }
+
+// commonSteps are the block lengths CommonPrefix and CommonSuffix compare
+// by, in turn; the last is a byte.
+var commonSteps = [...]int{512, 64, 8, 1}
 
 // CommonSuffix is the length of the longest suffix a and b share, as
 // CommonPrefix compares.
@@ -137,13 +141,11 @@ func CommonSuffix(a, b string) int {
 	if a[len(a)-n:] == b[len(b)-n:] {
 		return n
 	}
-	const step = 512
 	i := 0
-	for i+step <= n && a[len(a)-i-step:len(a)-i] == b[len(b)-i-step:len(b)-i] {
-		i += step
-	}
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
+	for _, step := range commonSteps {
+		for i+step <= n && a[len(a)-i-step:len(a)-i] == b[len(b)-i-step:len(b)-i] {
+			i += step
+		}
 	}
 	return i
 }

@@ -192,6 +192,17 @@ func TestCommonPrefix(t *testing.T) {
 			t.Errorf("CommonSuffix reversed = %d, want %d", got, c.want)
 		}
 	}
+	// A difference at every offset across the block lengths compared.
+	rlong := reversed(long)
+	for k := range 1100 {
+		a := long[:k] + "!" + long[k+1:]
+		if got := CommonPrefix(a, long); got != k {
+			t.Errorf("a difference at byte %d: CommonPrefix = %d", k, got)
+		}
+		if got := CommonSuffix(reversed(a), rlong); got != k {
+			t.Errorf("a difference at byte %d from the end: CommonSuffix = %d", k, got)
+		}
+	}
 }
 
 func reversed(s string) string {
