@@ -32,7 +32,8 @@ import (
 // keeps the latest outlines by path and text apart from the trees: calls
 // for the same text share the items, which callers must not modify.
 func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
-	if items, ok := c.outlines.get(path, text); ok {
+	items, h, ok := c.outlines.get(path, text)
+	if ok {
 		return items, true
 	}
 	// Read in place: Parse keeps a copy of what it parses.
@@ -49,11 +50,11 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	// and the memo keeps it rather than a copy of its own.
 	plain := len(t.content) == len(text)
 	o, _ := t.outline(c.outlines.nearest(path, text), plain)
-	kept := strings.Clone(text) // the caller's string may share memory it reuses
+	kept := strings.Clone(text) // the dedented tree's content is not the text
 	if plain {
 		kept = unsafe.String(unsafe.SliceData(t.content), len(t.content))
 	}
-	c.outlines.put(path, kept, o, len(t.lines))
+	c.outlines.put(path, h, kept, text, o, len(t.lines))
 	return o.items, true
 }
 
@@ -72,6 +73,7 @@ type outlineKey struct {
 
 type outlineEntry struct {
 	text  string
+	asked string // the caller's string of the same text, found by its memory
 	items []core.Item
 	tops  []flatNode // outline.tops
 	lines int        // how many lines the text has
@@ -82,17 +84,33 @@ type outlineEntry struct {
 // and their files, for a few answers.
 const outlinesKept = 32
 
-func (m *outlineMemo) get(path, text string) ([]core.Item, bool) {
-	k := outlineKey{path, maphash.String(seed, text)}
+func (m *outlineMemo) get(path, text string) ([]core.Item, uint64, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	e := m.entries[k]
+	// A resolver outlines again the very string it outlined before: the
+	// text a block writes, which its stability check outlines and the
+	// next block of the file resolves against. Found by its memory, it
+	// needs no hash of the whole text; a string's bytes never change.
+	for k, e := range m.entries {
+		if k.path == path && (sameString(e.asked, text) || sameString(e.text, text)) {
+			m.tick++
+			e.used = m.tick
+			return e.items, k.hash, true
+		}
+	}
+	h := maphash.String(seed, text)
+	e := m.entries[outlineKey{path, h}]
 	if e == nil || e.text != text {
-		return nil, false
+		return nil, h, false
 	}
 	m.tick++
 	e.used = m.tick
-	return e.items, true
+	return e.items, h, true
+}
+
+// sameString reports whether a and b are the same memory and length.
+func sameString(a, b string) bool {
+	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
 // nearest is the kept outline of path that a splice of text's outline
@@ -116,17 +134,18 @@ func (m *outlineMemo) nearest(path, text string) *outlineEntry {
 	return best
 }
 
-// put keeps o as the outline of text, which it keeps as it is: text is
-// never modified.
-func (m *outlineMemo) put(path, text string, o outline, lines int) {
-	k := outlineKey{path, maphash.String(seed, text)}
+// put keeps o as the outline of text, whose hash is h (as get gave it),
+// and keeps text as it is: text is never modified. asked is the caller's
+// string of the same text, which the next get may be given again.
+func (m *outlineMemo) put(path string, h uint64, text, asked string, o outline, lines int) {
+	k := outlineKey{path, h}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.entries == nil {
 		m.entries = map[outlineKey]*outlineEntry{}
 	}
 	m.tick++
-	m.entries[k] = &outlineEntry{text: text, items: o.items, tops: o.tops, lines: lines, used: m.tick}
+	m.entries[k] = &outlineEntry{text: text, asked: asked, items: o.items, tops: o.tops, lines: lines, used: m.tick}
 	for len(m.entries) > outlinesKept {
 		var lru outlineKey
 		used := m.tick + 1
