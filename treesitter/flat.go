@@ -37,11 +37,13 @@ typedef struct {
 	uint16_t symbol, field;
 } fsrb_node;
 
-// fsrb_flatten returns the tree's nodes in preorder, in memory of its
-// own (malloc: the caller frees it), and their number in *count (0 and
-// NULL when memory ran out); hint is a first guess of the number. It
-// reads what an outline reads, no more (a cursor step
-// is most of the cost, so nodes are skipped, not filtered):
+// fsrb_flatten_cursor is tsparse's fsrb_flatten through the runtime's
+// public API, a TSTreeCursor: the reference TestFlattenMatchesCursor
+// holds the faster walk of the subtrees to. It returns the tree's nodes
+// in preorder, in memory of its own (malloc: the caller frees it), and
+// their number in *count (0 and NULL when memory ran out); hint is a
+// first guess of the number. It reads what an outline reads, no more (a
+// cursor step is most of the cost, so nodes are skipped, not filtered):
 //   - the children of every node that spans lines;
 //   - under a node of one line that starts a line of src (a statement),
 //     the chain a key reads: its children, and the children of those of
@@ -54,7 +56,7 @@ typedef struct {
 //     what an edit touched.
 enum { FSRB_DEF = 1, FSRB_DESCEND = 2 };
 
-static fsrb_node *fsrb_flatten(const void *tree, uint32_t *count, uint32_t hint,
+static fsrb_node *fsrb_flatten_cursor(const void *tree, uint32_t *count, uint32_t hint,
 		const uint8_t *src, const uint8_t *flags, uint32_t nsyms, uint32_t lo, uint32_t hi) {
 	// A node's mode says which of its children are read: FULL all, down
 	// to any depth; BUDGET+b all, b levels down; KEYED+d the statement
@@ -179,13 +181,23 @@ type flatNode struct {
 }
 
 // flattenTree reads the nodes of t, the tree of src, that an outline
-// reads (fsrb_flatten says which), below the root's children only those
-// that overlap bytes [lo, hi), in one cgo call: the binding's one
+// reads (tsparse.Flatten says which), below the root's children only
+// those that overlap bytes [lo, hi), in one cgo call: the binding's one
 // call a cursor step and a node property cost several times the whole
 // walk (BenchmarkOutline). flags are symbolFlags per symbol. The nodes
 // are C's memory, freed by free; nil when it ran out. The caller holds
 // t.
 func flattenTree(t *sitter.Tree, src []byte, flags []byte, lo, hi uint32) (nodes []flatNode, free func()) {
+	p, n := tsparse.Flatten(t, src, flags, lo, hi)
+	if p == nil {
+		return nil, func() {}
+	}
+	return unsafe.Slice((*flatNode)(p), n), func() { tsparse.Free(p) }
+}
+
+// flattenTreeCursor is flattenTree through a TSTreeCursor
+// (fsrb_flatten_cursor), for tests.
+func flattenTreeCursor(t *sitter.Tree, src []byte, flags []byte, lo, hi uint32) (nodes []flatNode, free func()) {
 	ct := tsparse.CTree(t)
 	var src0, flags0 *C.uint8_t
 	if len(src) > 0 {
@@ -195,8 +207,7 @@ func flattenTree(t *sitter.Tree, src []byte, flags []byte, lo, hi uint32) (nodes
 		flags0 = (*C.uint8_t)(unsafe.Pointer(&flags[0]))
 	}
 	var n C.uint32_t
-	// About one node read for every 3 to 8 bytes of code.
-	p := C.fsrb_flatten(ct, &n, C.uint32_t(len(src)/4), src0, flags0, C.uint32_t(len(flags)), C.uint32_t(lo), C.uint32_t(hi))
+	p := C.fsrb_flatten_cursor(ct, &n, C.uint32_t(len(src)/4), src0, flags0, C.uint32_t(len(flags)), C.uint32_t(lo), C.uint32_t(hi))
 	runtime.KeepAlive(t)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(flags)
@@ -208,9 +219,17 @@ func flattenTree(t *sitter.Tree, src []byte, flags []byte, lo, hi uint32) (nodes
 
 // Flags of a symbol for fsrb_flatten.
 const (
-	symbolDefinition = C.FSRB_DEF     // a definition node: its header is read
-	symbolDescend    = C.FSRB_DESCEND // read on down a statement's chain
+	symbolDefinition = tsparse.FlagDefinition // a definition node: its header is read
+	symbolDescend    = tsparse.FlagDescend    // read on down a statement's chain
 )
 
-// The Go and C views of a node must agree to the byte.
-var _ = [1]struct{}{}[unsafe.Sizeof(flatNode{})-C.sizeof_fsrb_node]
+// The Go and C views of a node must agree to the byte, and the two walks
+// on the flags.
+var (
+	_ = [1]struct{}{}[unsafe.Sizeof(flatNode{})-C.sizeof_fsrb_node]
+	_ = [1]struct{}{}[unsafe.Sizeof(flatNode{})-unsafe.Sizeof(tsparse.Node{})]
+	_ = [1]struct{}{}[C.FSRB_DEF-symbolDefinition]
+	_ = [1]struct{}{}[symbolDefinition-C.FSRB_DEF]
+	_ = [1]struct{}{}[C.FSRB_DESCEND-symbolDescend]
+	_ = [1]struct{}{}[symbolDescend-C.FSRB_DESCEND]
+)

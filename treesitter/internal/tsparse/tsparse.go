@@ -149,3 +149,39 @@ func wrap(ct *C.TSTree) *sitter.Tree {
 // sizeofSizeT is C's size_t's size, for the test that the cancellation
 // flag may be written as a uintptr.
 const sizeofSizeT = C.sizeof_size_t
+
+// Node is C's fsrb_node, whose layout the caller's view of a flattened
+// tree mirrors.
+type Node = C.fsrb_node
+
+// Flags of a symbol for Flatten.
+const (
+	FlagDefinition = C.FSRB_DEF     // a definition node: its header is read
+	FlagDescend    = C.FSRB_DESCEND // read on down a statement's chain
+)
+
+// Flatten reads the nodes of t, the tree of src, that an outline reads
+// (fsrb_flatten in tsparse.h says which) in one cgo call, walking the
+// tree's subtrees: flags are the flags of each symbol, and below the
+// root's children only those that overlap bytes [lo, hi) are read. The
+// nodes are C memory, n of them, which the caller frees with Free; nil
+// when it ran out.
+func Flatten(t *sitter.Tree, src, flags []byte, lo, hi uint32) (nodes unsafe.Pointer, n int) {
+	var src0, flags0 *C.uint8_t
+	if len(src) > 0 {
+		src0 = (*C.uint8_t)(unsafe.Pointer(&src[0]))
+	}
+	if len(flags) > 0 {
+		flags0 = (*C.uint8_t)(unsafe.Pointer(&flags[0]))
+	}
+	var count C.uint32_t
+	// About one node read for every 3 to 8 bytes of code.
+	p := C.fsrb_flatten((*C.TSTree)(CTree(t)), &count, C.uint32_t(len(src)/4), src0, flags0, C.uint32_t(len(flags)), C.uint32_t(lo), C.uint32_t(hi))
+	runtime.KeepAlive(t)
+	runtime.KeepAlive(src)
+	runtime.KeepAlive(flags)
+	return unsafe.Pointer(p), int(count)
+}
+
+// Free frees what Flatten returned.
+func Free(nodes unsafe.Pointer) { C.free(nodes) }
