@@ -1,6 +1,7 @@
 package treesitter
 
 import (
+	"bytes"
 	"hash/maphash"
 	"math/rand"
 	"os"
@@ -124,13 +125,33 @@ func randomEdit(rnd *rand.Rand, text string) string {
 // TestCommentAfterOpener holds passForEmptyBlocks's first look to the
 // whole one: any Python text with a block of comments alone has a
 // comment after an opener.
+// commentAfterOpenerByLine is commentAfterOpener read line by line, as
+// it was: the reference for the look from one "#" to the next.
+func commentAfterOpenerByLine(src []byte) bool {
+	opener := false
+	for _, line := range bytes.Split(src, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0:
+		case line[0] == '#':
+			if opener {
+				return true
+			}
+		default:
+			opener = line[len(line)-1] == ':'
+		}
+	}
+	return false
+}
+
 func TestCommentAfterOpener(t *testing.T) {
 	src, err := os.ReadFile(filepath.Join("..", "testdata", "treesitter", "defs", "greeter.py"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	texts := []string{string(src), gen.JoinLines(gen.Code(300, 1)),
-		"class A:\n    # only a comment\n\nx = 1\n", "if x:\n\n    # later\n# at the end\n", "def f(): # c\n    # c\n    pass\n"}
+		"class A:\n    # only a comment\n\nx = 1\n", "if x:\n\n    # later\n# at the end\n", "def f(): # c\n    # c\n    pass\n",
+		"s = '#'\nif x: # c\n\t# c\r\n", "# a\n# b\nclass A:\n\u00a0# nbsp\n", "x = 1\n#", "x = 1\n# note:\n\n# more\n"}
 	rnd := rand.New(rand.NewSource(2))
 	found := 0
 	for i := range 3000 {
@@ -139,6 +160,9 @@ func TestCommentAfterOpener(t *testing.T) {
 			// Comments put in at random, and taken out.
 			lines := strings.SplitAfter(text, "\n")
 			for range 1 + rnd.Intn(4) {
+				if len(lines) == 0 {
+					break
+				}
 				k := rnd.Intn(len(lines))
 				if rnd.Intn(2) == 0 {
 					lines = slices.Insert(lines, k, strings.Repeat(" ", 4*rnd.Intn(3))+"# note\n")
@@ -147,6 +171,9 @@ func TestCommentAfterOpener(t *testing.T) {
 				}
 			}
 			text = strings.Join(lines, "")
+		}
+		if got, want := commentAfterOpener([]byte(text)), commentAfterOpenerByLine([]byte(text)); got != want {
+			t.Fatalf("commentAfterOpener = %v, line by line %v:\n%s", got, want, text)
 		}
 		_, rows := emptyBlockPasses([]byte(text))
 		if rows != nil {
