@@ -109,6 +109,13 @@ func (c *Cache) Parse(path string, version int, content []byte, edit *Edit) (*Tr
 
 // ParseContext is Parse with a context that cancels the parse.
 func (c *Cache) ParseContext(ctx context.Context, path string, version int, content []byte, edit *Edit) (*Tree, error) {
+	return c.parse(ctx, path, version, content, edit, false)
+}
+
+// parse is ParseContext; owned says that content is never written to
+// (a string's bytes, or a copy of the caller's own), so that the tree
+// keeps it rather than a copy.
+func (c *Cache) parse(ctx context.Context, path string, version int, content []byte, edit *Edit, owned bool) (*Tree, error) {
 	lang := LanguageFor(path, content)
 	if lang == nil {
 		return nil, ErrUnknownLanguage
@@ -138,7 +145,9 @@ func (c *Cache) ParseContext(ctx context.Context, path string, version int, cont
 	}
 	c.mu.Unlock()
 
-	content = bytes.Clone(content)
+	if !owned {
+		content = bytes.Clone(content)
+	}
 	var old *sitter.Tree
 	if prev != nil {
 		old = prev.copyTree()

@@ -36,13 +36,14 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	if ok {
 		return items, true
 	}
-	// Read in place: Parse keeps a copy of what it parses.
+	// Read in place, and kept so: a string's bytes, or dedented's copy,
+	// are never written to.
 	src := unsafe.Slice(unsafe.StringData(text), len(text))
 	lang := LanguageFor(path, src)
 	if lang == nil {
 		return nil, false
 	}
-	t, err := c.Parse(path, 0, dedented(src), nil)
+	t, err := c.parse(context.Background(), path, 0, dedented(src), nil, true)
 	if err != nil {
 		return nil, false
 	}
