@@ -111,6 +111,9 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 		if err == nil {
 			from, to, repl = changed(file, lines)
 			kept = r.kept
+			if v.opt.Offer && r.pooled {
+				dropLines(lines) // no stability check kept them
+			}
 			if from == to && repl == "" {
 				// The file holds it already: its place is what it pairs with.
 				from, to = 0, len(file)
@@ -183,7 +186,11 @@ func (v *validator) stable(b *Block, file, lines []string) (string, *snippetRefu
 	if err == nil {
 		fixEOL(next)
 	}
-	if err != nil || slices.Equal(next, lines) {
+	same := err != nil || slices.Equal(next, lines)
+	if again.pooled {
+		dropLines(again.out)
+	}
+	if same {
 		return text, nil // refused or recognised the second time: never written twice
 	}
 	return "", &snippetRefusal{kind: KindAmbiguous,
@@ -288,6 +295,27 @@ func (m *linesMemo) put(text string, lines []string) {
 	defer m.mu.Unlock()
 	m.entries[m.next] = linesEntry{text: text, lines: lines}
 	m.next = (m.next + 1) % linesKept
+}
+
+// lineBufs recycles the new lines of resolutions that nobody keeps (the
+// stability check's, compared and dropped): a 500-line file's are 8 KB
+// of pointers, made for every block an answer streams in.
+var lineBufs sync.Pool // *[]string
+
+// takeLines returns an empty slice of at least n lines' room.
+func takeLines(n int) []string {
+	if p, ok := lineBufs.Get().(*[]string); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]string, 0, n)
+}
+
+// dropLines hands s back to takeLines; nothing may read it after. The
+// lines it held are cleared, so that it keeps no text alive.
+func dropLines(s []string) {
+	clear(s)
+	s = s[:0]
+	lineBufs.Put(&s)
 }
 
 // splitKeep splits text into lines that keep their "\n".

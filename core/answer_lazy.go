@@ -37,7 +37,7 @@ var alignEveryScope bool
 func (r *resolver) lazy() *snippetRefusal {
 	// The new lines hold the file's lines and the block's, each once at
 	// most: one allocation instead of a growing slice.
-	r.out = make([]string, 0, len(r.file)+len(r.block))
+	r.out, r.pooled = takeLines(len(r.file)+len(r.block)), true
 	steps, err := r.align(r.fileItems, r.blockItems)
 	if err != nil {
 		return err

@@ -21,11 +21,12 @@ type resolver struct {
 	fileItems, blockItems []Item
 	outlined              bool // the language has a grammar
 
-	out   []string // the new lines, as emitted
-	kept  []Kept
-	place [2]int // the file lines of the items it pairs with, for messages
-	sides map[*Item]*blockSide
-	delta indentDelta // from the block's indentation to the file's
+	out    []string // the new lines, as emitted
+	pooled bool     // out is lineBufs': dropLines may take it back
+	kept   []Kept
+	place  [2]int // the file lines of the items it pairs with, for messages
+	sides  map[*Item]*blockSide
+	delta  indentDelta // from the block's indentation to the file's
 }
 
 // resolver is a resolver of b on the file's lines (text joined), its

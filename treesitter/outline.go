@@ -51,7 +51,7 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	// and the memo keeps it rather than a copy of its own.
 	plain := len(t.content) == len(text)
 	o, _ := t.outline(c.outlines.nearest(path, text), plain)
-	kept := strings.Clone(text) // the dedented tree's content is not the text
+	kept := text
 	if plain {
 		kept = unsafe.String(unsafe.SliceData(t.content), len(t.content))
 	}
