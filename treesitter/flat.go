@@ -1,9 +1,12 @@
 package treesitter
 
 /*
+#cgo CFLAGS: -I${SRCDIR}/internal/tsparse
 #include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
+
+#include "tsparse.h" // fsrb_node, the flags
 
 // The tree-sitter runtime's API as the binding's copy declares it
 // (api.h of github.com/smacker/go-tree-sitter, the version go.mod pins):
@@ -29,32 +32,10 @@ bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
 TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
 TSFieldId ts_tree_cursor_current_field_id(const TSTreeCursor *self);
 
-// fsrb_node is one node of a flattened tree (flatNode in Go).
-typedef struct {
-	uint32_t start_byte, end_byte;
-	uint32_t start_row, start_col, end_row, end_col;
-	uint32_t kids, next; // the first child's and the next sibling's index; 0 for none
-	uint16_t symbol, field;
-} fsrb_node;
-
-// fsrb_flatten_cursor is tsparse's fsrb_flatten through the runtime's
+// fsrb_flatten_cursor is tsparse.h's fsrb_flatten through the runtime's
 // public API, a TSTreeCursor: the reference TestFlattenMatchesCursor
-// holds the faster walk of the subtrees to. It returns the tree's nodes
-// in preorder, in memory of its own (malloc: the caller frees it), and
-// their number in *count (0 and NULL when memory ran out); hint is a
-// first guess of the number. It reads what an outline reads, no more (a
-// cursor step is most of the cost, so nodes are skipped, not filtered):
-//   - the children of every node that spans lines;
-//   - under a node of one line that starts a line of src (a statement),
-//     the chain a key reads: its children, and the children of those of
-//     them flagged FSRB_DESCEND (a wrapper, an assignment, a call...),
-//     four levels at most;
-//   - the header of a definition (flagged FSRB_DEF): three levels below
-//     it, for its name and a Go method's receiver;
-//   - of the root's children, only those that overlap bytes [lo, hi)
-//     are read below: an outline spliced from an earlier one walks only
-//     what an edit touched.
-enum { FSRB_DEF = 1, FSRB_DESCEND = 2 };
+// holds the faster walk of the subtrees to. It reads the same nodes (a
+// cursor step is most of its cost, so nodes are skipped, not filtered).
 
 static fsrb_node *fsrb_flatten_cursor(const void *tree, uint32_t *count, uint32_t hint,
 		const uint8_t *src, const uint8_t *flags, uint32_t nsyms, uint32_t lo, uint32_t hi) {
@@ -223,13 +204,5 @@ const (
 	symbolDescend    = tsparse.FlagDescend    // read on down a statement's chain
 )
 
-// The Go and C views of a node must agree to the byte, and the two walks
-// on the flags.
-var (
-	_ = [1]struct{}{}[unsafe.Sizeof(flatNode{})-C.sizeof_fsrb_node]
-	_ = [1]struct{}{}[unsafe.Sizeof(flatNode{})-unsafe.Sizeof(tsparse.Node{})]
-	_ = [1]struct{}{}[C.FSRB_DEF-symbolDefinition]
-	_ = [1]struct{}{}[symbolDefinition-C.FSRB_DEF]
-	_ = [1]struct{}{}[C.FSRB_DESCEND-symbolDescend]
-	_ = [1]struct{}{}[symbolDescend-C.FSRB_DESCEND]
-)
+// The Go and C views of a node must agree to the byte.
+var _ = [1]struct{}{}[unsafe.Sizeof(flatNode{})-C.sizeof_fsrb_node]

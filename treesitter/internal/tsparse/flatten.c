@@ -68,6 +68,22 @@ static inline uint8_t fsrb_flags(const uint8_t *flags, uint32_t nsyms, TSSymbol 
 	return sym < nsyms ? flags[sym] : 0;
 }
 
+// fsrb_push pushes fr, its production's aliases and fields read from its
+// node, onto the stack of *sp frames with room for *room, grown when
+// full; false when memory ran out.
+static bool fsrb_push(fsrb_frame **stack, uint32_t *sp, uint32_t *room, fsrb_frame fr, const TSLanguage *lang) {
+	fr.aliases = ts_language_alias_sequence(lang, fr.self.ptr->production_id);
+	ts_language_field_map(lang, fr.self.ptr->production_id, &fr.fm, &fr.fm_end);
+	if (*sp == *room) {
+		fsrb_frame *grown = realloc(*stack, 2 * *room * sizeof(fsrb_frame));
+		if (!grown) return false;
+		*stack = grown;
+		*room *= 2;
+	}
+	(*stack)[(*sp)++] = fr;
+	return true;
+}
+
 fsrb_node *fsrb_flatten(const TSTree *tree, uint32_t *count, uint32_t hint,
 		const uint8_t *src, const uint8_t *flags, uint32_t nsyms, uint32_t lo, uint32_t hi) {
 	const TSLanguage *lang = tree->language;
@@ -97,9 +113,7 @@ fsrb_node *fsrb_flatten(const TSTree *tree, uint32_t *count, uint32_t hint,
 		uint8_t pf = fsrb_flags(flags, nsyms, rsym);
 		fsrb_frame fr = {.self = root, .pos = rpos, .parent = 0, .depth = 1, .psym = rsym, .pm = rmode,
 			.fields = (pf & (FSRB_DEF | FSRB_DESCEND)) || (rmode > BUDGET && rmode < KEYED)};
-		fr.aliases = ts_language_alias_sequence(lang, root.ptr->production_id);
-		ts_language_field_map(lang, root.ptr->production_id, &fr.fm, &fr.fm_end);
-		stack[sp++] = fr;
+		fsrb_push(&stack, &sp, &room, fr, lang); // room for 64
 		last[1] = 0;
 	}
 
@@ -148,15 +162,7 @@ fsrb_node *fsrb_flatten(const TSTree *tree, uint32_t *count, uint32_t hint,
 			fr.i = 0;
 			fr.structural = 0;
 			fr.inherited = field;
-			fr.aliases = ts_language_alias_sequence(lang, child.ptr->production_id);
-			ts_language_field_map(lang, child.ptr->production_id, &fr.fm, &fr.fm_end);
-			if (sp == room) {
-				fsrb_frame *grown = realloc(stack, 2 * room * sizeof(fsrb_frame));
-				if (!grown) goto fail;
-				stack = grown;
-				room *= 2;
-			}
-			stack[sp++] = fr;
+			if (!fsrb_push(&stack, &sp, &room, fr, lang)) goto fail;
 			continue;
 		}
 
@@ -199,14 +205,6 @@ fsrb_node *fsrb_flatten(const TSTree *tree, uint32_t *count, uint32_t hint,
 		uint8_t cf = fsrb_flags(flags, nsyms, sym);
 		fsrb_frame fr = {.self = child, .pos = pos, .parent = i, .depth = depth + 1, .psym = sym, .pm = mode,
 			.fields = (cf & (FSRB_DEF | FSRB_DESCEND)) || (mode > BUDGET && mode < KEYED)};
-		fr.aliases = ts_language_alias_sequence(lang, child.ptr->production_id);
-		ts_language_field_map(lang, child.ptr->production_id, &fr.fm, &fr.fm_end);
-		if (sp == room) {
-			fsrb_frame *grown = realloc(stack, 2 * room * sizeof(fsrb_frame));
-			if (!grown) goto fail;
-			stack = grown;
-			room *= 2;
-		}
 		if (depth + 1 == lroom) {
 			uint32_t *grown = realloc(last, 2 * lroom * sizeof(uint32_t));
 			if (!grown) goto fail;
@@ -214,7 +212,7 @@ fsrb_node *fsrb_flatten(const TSTree *tree, uint32_t *count, uint32_t hint,
 			lroom *= 2;
 		}
 		last[depth + 1] = 0;
-		stack[sp++] = fr;
+		if (!fsrb_push(&stack, &sp, &room, fr, lang)) goto fail;
 	}
 	goto done;
 fail:
