@@ -47,15 +47,10 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	if err != nil {
 		return nil, false
 	}
-	// Not dedented, the tree's content is the text: a splice may read it,
-	// and the memo keeps it rather than a copy of its own.
+	// Not dedented, the tree's content is the text: a splice may read it.
 	plain := len(t.content) == len(text)
 	o, _ := t.outline(c.outlines.nearest(path, text), plain)
-	kept := text
-	if plain {
-		kept = unsafe.String(unsafe.SliceData(t.content), len(t.content))
-	}
-	c.outlines.put(path, h, kept, text, o, len(t.lines))
+	c.outlines.put(path, h, text, o, len(t.lines))
 	return o.items, true
 }
 
@@ -74,7 +69,6 @@ type outlineKey struct {
 
 type outlineEntry struct {
 	text  string
-	asked string // the caller's string of the same text, found by its memory
 	items []core.Item
 	tops  []flatNode // outline.tops
 	lines int        // how many lines the text has
@@ -93,7 +87,7 @@ func (m *outlineMemo) get(path, text string) ([]core.Item, uint64, bool) {
 	// next block of the file resolves against. Found by its memory, it
 	// needs no hash of the whole text; a string's bytes never change.
 	for k, e := range m.entries {
-		if k.path == path && (sameString(e.asked, text) || sameString(e.text, text)) {
+		if k.path == path && sameString(e.text, text) {
 			m.tick++
 			e.used = m.tick
 			return e.items, k.hash, true
@@ -136,9 +130,9 @@ func (m *outlineMemo) nearest(path, text string) *outlineEntry {
 }
 
 // put keeps o as the outline of text, whose hash is h (as get gave it),
-// and keeps text as it is: text is never modified. asked is the caller's
-// string of the same text, which the next get may be given again.
-func (m *outlineMemo) put(path string, h uint64, text, asked string, o outline, lines int) {
+// and keeps text, the caller's string, which the next get may be given
+// again: a string's bytes are never modified.
+func (m *outlineMemo) put(path string, h uint64, text string, o outline, lines int) {
 	k := outlineKey{path, h}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -146,7 +140,7 @@ func (m *outlineMemo) put(path string, h uint64, text, asked string, o outline, 
 		m.entries = map[outlineKey]*outlineEntry{}
 	}
 	m.tick++
-	m.entries[k] = &outlineEntry{text: text, asked: asked, items: o.items, tops: o.tops, lines: lines, used: m.tick}
+	m.entries[k] = &outlineEntry{text: text, items: o.items, tops: o.tops, lines: lines, used: m.tick}
 	for len(m.entries) > outlinesKept {
 		var lru outlineKey
 		used := m.tick + 1

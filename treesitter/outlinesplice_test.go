@@ -70,7 +70,7 @@ func TestOutlineSplice(t *testing.T) {
 				t.Fatalf("%s: spliced %v, the outline after an edit differs from the whole walk's\nbefore:\n%s\nafter:\n%s\ngot:\n%s\nwant:\n%s",
 					name, ok, cur, next, dumpOutline(next, o.items), dumpOutline(next, want))
 			}
-			c.outlines.put(name, maphash.String(seed, next), next, next, o, len(tr.lines))
+			c.outlines.put(name, maphash.String(seed, next), next, o, len(tr.lines))
 			cur = next
 		}
 	}
