@@ -8,6 +8,7 @@ import (
 	"github.com/fsrb/fsrb/bench/gen"
 	"github.com/fsrb/fsrb/core"
 	"github.com/fsrb/fsrb/pipeline"
+	"github.com/fsrb/fsrb/treesitter"
 )
 
 // lazyWorkload is a Python file of about 2,000 lines (40 classes of 5
@@ -93,5 +94,53 @@ func BenchmarkLazyMethods(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		check(b)
+	}
+}
+
+// BenchmarkBlockChunks validates W8's 50-block answers as a language
+// server does on the chunks that complete a block, and on no other: each
+// prefix of the answer that ends with a block's closing fence, parsed
+// through one ParseMemo and validated again from the plan before, with
+// the syntax check, a session's tree cache made whole files (WholeFiles)
+// and fresh for each answer. A chunk that completes no block validates
+// nothing again (the memo keeps every block), so this is where the two
+// formats' costs part: the lazy block's outlines, resolutions and
+// stability check against the SEARCH/REPLACE block's match.
+func BenchmarkBlockChunks(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		w    *gen.Workload
+	}{{"lazy50", gen.LazyAnswer(50)}, {"lazytwin50", gen.LazyTwinAnswer(50)}} {
+		b.Run(c.name, func(b *testing.B) {
+			var ends []int
+			for at := 0; ; {
+				i := strings.Index(c.w.Patch[at:], "\n```\n")
+				if i < 0 {
+					break
+				}
+				at += i + len("\n```\n")
+				ends = append(ends, at)
+			}
+			if len(ends) != 50 {
+				b.Fatalf("the answer has %d closing fences, not 50", len(ends))
+			}
+			fsys := core.MapFS(c.w.Files)
+			b.ReportAllocs()
+			for b.Loop() {
+				trees := treesitter.NewCache(64)
+				trees.WholeFiles = true
+				memo := &core.ParseMemo{}
+				var plan *core.Plan
+				for _, at := range ends {
+					patch := core.Parse(c.w.Patch[:at], core.ParseOptions{Snippets: true, Streaming: true, Memo: memo})
+					plan = pipeline.Validate(patch, fsys, pipeline.Check{Options: core.Options{Applied: true}, Checker: trees,
+						Syntax: pipeline.SyntaxIfOK, Revalidate: true, Previous: plan})
+				}
+				if !plan.OK() || plan.BlockCount() != 50 {
+					b.Fatalf("the answer does not validate as 50 blocks: %v", plan.Problems)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ends))/1e3, "us/block")
+		})
 	}
 }
