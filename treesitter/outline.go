@@ -49,7 +49,7 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 	}
 	// Not dedented, the tree's content is the text: a splice may read it.
 	plain := len(t.content) == len(text)
-	o, _ := t.outline(c.outlines.nearest(path, text), plain)
+	o, _ := t.outline(c.outlines.nearest(path), plain)
 	c.outlines.put(path, h, text, o, len(t.lines))
 	return o.items, true
 }
@@ -108,25 +108,24 @@ func sameString(a, b string) bool {
 	return len(a) == len(b) && unsafe.StringData(a) == unsafe.StringData(b)
 }
 
-// nearest is the kept outline of path that a splice of text's outline
-// starts from: the one whose text shares the most bytes with it at its
-// two ends, since a splice reads again what lies between. A snippet
-// outlined under its file's path is kept with the file's own outlines.
-func (m *outlineMemo) nearest(path, text string) *outlineEntry {
+// nearest is the kept outline of path that a splice of a new text's
+// outline starts from: the one used last. A splice reads again what lies
+// between the two texts' common ends, and the text outlined last is the
+// one a new text is most often an edit of: a resolver outlines a file,
+// then the file as the block writes it (its stability check). Comparing
+// the new text with every kept outline of the path, for the one sharing
+// the most bytes, read each whole. A snippet outlined under its file's
+// path is kept with the file's own outlines.
+func (m *outlineMemo) nearest(path string) *outlineEntry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var best *outlineEntry
-	most := -1
+	var last *outlineEntry
 	for k, e := range m.entries {
-		if k.path != path || e.tops == nil {
-			continue
-		}
-		p := core.CommonPrefix(e.text, text)
-		if same := p + core.CommonSuffix(e.text[p:], text[p:]); same > most {
-			best, most = e, same
+		if k.path == path && e.tops != nil && (last == nil || e.used > last.used) {
+			last = e
 		}
 	}
-	return best
+	return last
 }
 
 // put keeps o as the outline of text, whose hash is h (as get gave it),

@@ -78,7 +78,7 @@ func BenchmarkOutlineSpliced(b *testing.B) {
 			}
 			lines[mid] = strings.TrimSuffix(lines[mid], "\n") + f.comment + "\n"
 			edited := strings.Join(lines, "")
-			prev := c.outlines.nearest(f.path, edited)
+			prev := c.outlines.nearest(f.path)
 			t, err := c.Parse(f.path, 0, []byte(edited), nil)
 			if err != nil {
 				b.Fatal(err)

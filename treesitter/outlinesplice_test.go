@@ -62,7 +62,7 @@ func TestOutlineSplice(t *testing.T) {
 				errs++
 			}
 			tried++
-			o, ok := tr.outline(c.outlines.nearest(name, next), len(tr.content) == len(next))
+			o, ok := tr.outline(c.outlines.nearest(name), len(tr.content) == len(next))
 			if ok {
 				spliced++
 			}
