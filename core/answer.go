@@ -99,17 +99,18 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 		var lines []string
 		if len(b.Omissions) == 0 && withEOL(b.Replace) == text {
 			shape, lines = ShapeWholeFile, file // it holds exactly the block
+			from, to, repl = changed(file, lines)
 		} else {
 			shape, lines, err = r.resolve()
 			if err == nil {
 				fixEOL(lines)
+				from, to, repl = changed(file, lines)
 				if !v.opt.Offer {
-					after, err = v.stable(b, file, lines)
+					after, err = v.stable(b, text, file, lines, from, to, repl)
 				}
 			}
 		}
 		if err == nil {
-			from, to, repl = changed(file, lines)
 			kept = r.kept
 			if v.opt.Offer && r.pooled {
 				dropLines(lines) // no stability check kept them
@@ -173,13 +174,15 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 // written twice" hold by construction for snippets, not by the shapes'
 // rules alone; it costs a second outline of the new text.
 //
-// It returns the text of lines it joined for the outline, for the doc to
-// keep once written.
-func (v *validator) stable(b *Block, file, lines []string) (string, *snippetRefusal) {
+// lines are file's with lines [from, to) replaced by repl (changed), and
+// text is file's text. It returns the text of lines, which it makes for
+// the outline from text and repl rather than from each line, for the doc
+// to keep once written.
+func (v *validator) stable(b *Block, text string, file, lines []string, from, to int, repl string) (string, *snippetRefusal) {
 	if slices.Equal(file, lines) {
 		return "", nil
 	}
-	text := strings.Join(lines, "")
+	text = text[:lineOffset(file, from)] + repl + text[lineOffset(file, to):]
 	fileLines.keep(text, lines)
 	again := v.resolver(b, lines, text)
 	_, next, err := again.resolve()
