@@ -179,8 +179,8 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 // the outline from text and repl rather than from each line, for the doc
 // to keep once written.
 func (v *validator) stable(b *Block, text string, file, lines []string, from, to int, repl string) (string, *snippetRefusal) {
-	if slices.Equal(file, lines) {
-		return "", nil
+	if from == to && repl == "" {
+		return "", nil // the file already reads so
 	}
 	text = text[:lineOffset(file, from)] + repl + text[lineOffset(file, to):]
 	fileLines.keep(text, lines)
@@ -355,12 +355,14 @@ func lineOffset(lines []string, k int) int {
 func changed(old, new []string) (int, int, string) {
 	fixEOL(old)
 	fixEOL(new)
+	// A resolution's new lines are mostly the file's own strings: the
+	// same memory is equal with no call to compare the bytes.
 	p := 0
-	for p < len(old) && p < len(new) && old[p] == new[p] {
+	for p < len(old) && p < len(new) && (sameString(old[p], new[p]) || old[p] == new[p]) {
 		p++
 	}
 	s := 0
-	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+	for s < len(old)-p && s < len(new)-p && (sameString(old[len(old)-1-s], new[len(new)-1-s]) || old[len(old)-1-s] == new[len(new)-1-s]) {
 		s++
 	}
 	return p, len(old) - s, strings.Join(new[p:len(new)-s], "")
