@@ -88,7 +88,7 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 		shape    Shape
 		kept     []Kept
 		err      *snippetRefusal
-		after    string // the file's text once written, when stable joined it
+		after    string // the file's text once written, when stable made it
 	)
 	switch {
 	case b.FromLine > 0:
@@ -159,7 +159,7 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 	}
 	m := match{start: start, end: end, matched: region, replace: repl, rung: string(shape)}
 	v.write(b, t, d, m, res)
-	// The doc's text now reads as the lines stable joined (the text ends
+	// The doc's text now reads as the text stable made (the text ends
 	// with a newline, so changed's lines rejoin it): the next block's
 	// resolution takes that string instead of joining the pieces again.
 	d.adopt(after)
