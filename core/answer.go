@@ -99,15 +99,13 @@ func (v *validator) snippet(b *Block, t *target, res *BlockResult) {
 		var lines []string
 		if len(b.Omissions) == 0 && withEOL(b.Replace) == text {
 			shape, lines = ShapeWholeFile, file // it holds exactly the block
+		} else if shape, lines, err = r.resolve(); err == nil {
+			fixEOL(lines)
+		}
+		if err == nil {
 			from, to, repl = changed(file, lines)
-		} else {
-			shape, lines, err = r.resolve()
-			if err == nil {
-				fixEOL(lines)
-				from, to, repl = changed(file, lines)
-				if !v.opt.Offer {
-					after, err = v.stable(b, text, file, lines, from, to, repl)
-				}
+			if !v.opt.Offer {
+				after, err = v.stable(b, text, file, lines, from, to, repl)
 			}
 		}
 		if err == nil {
