@@ -55,19 +55,20 @@ func (c *Cache) Outline(path, text string) ([]core.Item, bool) {
 }
 
 // outlineMemo keeps the latest outlines by path and text, least recently
-// used out first. Its zero value is empty and ready.
+// used out first. Its zero value is empty and ready. The entries are a
+// slice, not a map: every lookup first looks for the very string it is
+// given (get), and a splice for the entry used last (nearest), which
+// read every entry either way, and a map's iteration costs several
+// times a slice's for so few.
 type outlineMemo struct {
 	mu      sync.Mutex
 	tick    uint64
-	entries map[outlineKey]*outlineEntry
-}
-
-type outlineKey struct {
-	path string
-	hash uint64
+	entries []*outlineEntry
 }
 
 type outlineEntry struct {
+	path  string
+	hash  uint64 // of text
 	text  string
 	items []core.Item
 	tops  []flatNode // outline.tops
@@ -86,21 +87,22 @@ func (m *outlineMemo) get(path, text string) ([]core.Item, uint64, bool) {
 	// text a block writes, which its stability check outlines and the
 	// next block of the file resolves against. Found by its memory, it
 	// needs no hash of the whole text; a string's bytes never change.
-	for k, e := range m.entries {
-		if k.path == path && sameString(e.text, text) {
+	for _, e := range m.entries {
+		if sameString(e.text, text) && e.path == path {
 			m.tick++
 			e.used = m.tick
-			return e.items, k.hash, true
+			return e.items, e.hash, true
 		}
 	}
 	h := maphash.String(seed, text)
-	e := m.entries[outlineKey{path, h}]
-	if e == nil || e.text != text {
-		return nil, h, false
+	for _, e := range m.entries {
+		if e.hash == h && e.path == path && e.text == text {
+			m.tick++
+			e.used = m.tick
+			return e.items, h, true
+		}
 	}
-	m.tick++
-	e.used = m.tick
-	return e.items, h, true
+	return nil, h, false
 }
 
 // sameString reports whether a and b are the same memory and length.
@@ -120,8 +122,8 @@ func (m *outlineMemo) nearest(path string) *outlineEntry {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var last *outlineEntry
-	for k, e := range m.entries {
-		if k.path == path && e.tops != nil && (last == nil || e.used > last.used) {
+	for _, e := range m.entries {
+		if e.path == path && e.tops != nil && (last == nil || e.used > last.used) {
 			last = e
 		}
 	}
@@ -132,24 +134,27 @@ func (m *outlineMemo) nearest(path string) *outlineEntry {
 // and keeps text, the caller's string, which the next get may be given
 // again: a string's bytes are never modified.
 func (m *outlineMemo) put(path string, h uint64, text string, o outline, lines int) {
-	k := outlineKey{path, h}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.entries == nil {
-		m.entries = map[outlineKey]*outlineEntry{}
-	}
 	m.tick++
-	m.entries[k] = &outlineEntry{text: text, items: o.items, tops: o.tops, lines: lines, used: m.tick}
-	for len(m.entries) > outlinesKept {
-		var lru outlineKey
-		used := m.tick + 1
-		for k, e := range m.entries {
-			if e.used < used {
-				lru, used = k, e.used
-			}
+	e := &outlineEntry{path: path, hash: h, text: text, items: o.items, tops: o.tops, lines: lines, used: m.tick}
+	for i, old := range m.entries {
+		if old.hash == h && old.path == path && old.text == text {
+			m.entries[i] = e // outlined again by another caller meanwhile
+			return
 		}
-		delete(m.entries, lru)
 	}
+	if len(m.entries) < outlinesKept {
+		m.entries = append(m.entries, e)
+		return
+	}
+	lru := 0
+	for i, old := range m.entries {
+		if old.used < m.entries[lru].used {
+			lru = i
+		}
+	}
+	m.entries[lru] = e
 }
 
 // Outline is Cache.Outline with no cache, for one-shot use.
