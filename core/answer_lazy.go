@@ -172,14 +172,14 @@ type blockSide struct {
 	marker, marked []bool   // isMarker, hasMarker of each item
 	text           []string // textOf each item that holds no marker
 	count          map[string]int
-	lengths        map[int]bool // the line counts of those items
+	lengths        smallSet[int] // the line counts of those items
 
 	// What a scope's item needs to pair with any item (mayPair): the
 	// definitions' kind families and names, the other items' keys, and
 	// the first lines (trimmed) of the items that hold no marker.
-	names  map[definitionName]bool
-	keys   map[string]bool
-	firsts map[string]bool
+	names  smallSet[definitionName]
+	keys   smallSet[string]
+	firsts smallSet[string]
 	// A block item of no lines: mayPair cannot rule a scope out by
 	// first lines.
 	empty bool
@@ -202,16 +202,16 @@ func (r *resolver) sideOf(B []Item) *blockSide {
 		case s.marker[i]:
 			continue
 		case it.Definition():
-			put(&s.names, definitionName{kindFamily(it.Kind), it.Name}, true)
+			s.names.add(definitionName{kindFamily(it.Kind), it.Name})
 		case it.Key != "":
-			put(&s.keys, it.Key, true)
+			s.keys.add(it.Key)
 		}
 		if !s.marked[i] {
 			s.text[i] = textOf(r.block, it)
 			put(&s.count, s.text[i], s.count[s.text[i]]+1)
-			put(&s.lengths, it.End-it.Start, true)
+			s.lengths.add(it.End - it.Start)
 			if it.End > it.Start {
-				put(&s.firsts, strings.TrimSpace(r.block[it.Start]), true)
+				s.firsts.add(strings.TrimSpace(r.block[it.Start]))
 			} else {
 				s.empty = true
 			}
@@ -248,15 +248,15 @@ func (r *resolver) mayPair(F []Item, side *blockSide) bool {
 		f := &F[j]
 		switch {
 		case f.Definition():
-			if side.names[definitionName{kindFamily(f.Kind), f.Name}] {
+			if side.names.has(definitionName{kindFamily(f.Kind), f.Name}) {
 				return true
 			}
 		case f.Key != "":
-			if side.keys[f.Key] {
+			if side.keys.has(f.Key) {
 				return true
 			}
 		}
-		if n := f.End - f.Start; n > 0 && side.lengths[n] && side.firsts[strings.TrimSpace(r.file[f.Start])] {
+		if n := f.End - f.Start; n > 0 && side.lengths.has(n) && side.firsts.has(strings.TrimSpace(r.file[f.Start])) {
 			return true
 		}
 	}
@@ -278,7 +278,7 @@ func (r *resolver) align(F, B []Item) ([]step, *snippetRefusal) {
 	var fileText map[string][]int
 	for j := range F {
 		f := &F[j]
-		if n := f.End - f.Start; side.lengths[n] && (n == 0 || side.firsts[strings.TrimSpace(r.file[f.Start])]) {
+		if n := f.End - f.Start; side.lengths.has(n) && (n == 0 || side.firsts.has(strings.TrimSpace(r.file[f.Start]))) {
 			t := textOf(r.file, *f)
 			put(&fileText, t, append(fileText[t], j))
 		}
