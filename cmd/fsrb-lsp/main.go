@@ -32,6 +32,7 @@ func main() {
 		return
 	}
 	oneThread()
+	keepHeapFloor() // for the process's life
 	logger, closeLog, err := newLogger(*logFile)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "fsrb-lsp:", err)
