@@ -115,6 +115,7 @@ func main() {
 		printTable(rows)
 	}
 	printStream(streams)
+	printLazyRatios(streams)
 	printStartup(starts)
 }
 

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -53,6 +56,7 @@ type streamShape struct {
 	perFile string
 	answer  func(n int) *gen.Workload
 	lenses  bool
+	pair    string // "lazy" or "twin": the two answers whose CPU per byte is compared (printLazyRatios)
 }
 
 // streamShapes are W8's answers: ten blocks a file, with lens requests
@@ -61,18 +65,18 @@ type streamShape struct {
 // and lazy code blocks naming their file, five a file of 300 lines.
 func streamShapes(quick bool) []streamShape {
 	shapes := []streamShape{
-		{"W8", 50, "10", gen.Answer, true},
-		{"W8", 500, "10", gen.Answer, true},
-		{"W8-dense", 50, "5", gen.DenseAnswer, true},
-		{"W8-dense", 50, "5", gen.DenseAnswer, false},
-		{"W8-dense", 500, "50", gen.DenseAnswer, true},
-		{"W8-dense", 500, "50", gen.DenseAnswer, false},
+		{"W8", 50, "10", gen.Answer, true, ""},
+		{"W8", 500, "10", gen.Answer, true, ""},
+		{"W8-dense", 50, "5", gen.DenseAnswer, true, ""},
+		{"W8-dense", 50, "5", gen.DenseAnswer, false, ""},
+		{"W8-dense", 500, "50", gen.DenseAnswer, true, ""},
+		{"W8-dense", 500, "50", gen.DenseAnswer, false, ""},
 		// Lazy code blocks, as chat tools ask for them, ten a file as in W8.
-		{"W8-lazy", 50, "10", gen.LazyAnswer, true},
-		{"W8-lazy", 500, "10", gen.LazyAnswer, true},
+		{"W8-lazy", 50, "10", gen.LazyAnswer, true, "lazy"},
+		{"W8-lazy", 500, "10", gen.LazyAnswer, true, "lazy"},
 		// The same edits as SEARCH/REPLACE blocks: the format's cost apart.
-		{"W8-lazy", 50, "10", gen.LazyTwinAnswer, true},
-		{"W8-lazy", 500, "10", gen.LazyTwinAnswer, true},
+		{"W8-lazy", 50, "10", gen.LazyTwinAnswer, true, "twin"},
+		{"W8-lazy", 500, "10", gen.LazyTwinAnswer, true, "twin"},
 	}
 	if quick {
 		shapes = []streamShape{shapes[0], shapes[2]}
@@ -324,5 +328,69 @@ func printStream(rows []streamRow) {
 		fmt.Printf("| %s | %s | %s | %d | %.1f s | %s | %.1f%% | %s | %s | %d | %d | %s |\n",
 			name, r.shape.perFile, size(int64(r.bytes)), r.chunks, r.wall.Seconds(), dur(r.cpu),
 			100*r.cpu.Seconds()/r.wall.Seconds(), last, size(r.peakRSS), r.publishes, r.errorPublishes, asks)
+	}
+}
+
+// printLazyRatios prints, for each server and answer size, the lazy
+// answer's server CPU per byte over its SEARCH/REPLACE twin's, one
+// ratio a round (the two streamed in the same round), with their
+// median, mean and spread: a round moves by a tenth on a shared
+// machine, more than the difference two builds make, so one round's
+// ratio says little.
+func printLazyRatios(rows []streamRow) {
+	type key struct{ server, blocks, round int }
+	lazy, twin := map[key]streamRow{}, map[key]streamRow{}
+	for _, r := range rows {
+		k := key{r.server, r.blocks, r.round}
+		switch {
+		case r.floor:
+		case r.shape.pair == "lazy":
+			lazy[k] = r
+		case r.shape.pair == "twin":
+			twin[k] = r
+		}
+	}
+	type group struct{ server, blocks int }
+	ratios := map[group][]float64{}
+	var groups []group
+	for k, l := range lazy {
+		t, ok := twin[k]
+		if !ok || l.cpu <= 0 || t.cpu <= 0 {
+			continue
+		}
+		g := group{k.server, k.blocks}
+		if ratios[g] == nil {
+			groups = append(groups, g)
+		}
+		ratios[g] = append(ratios[g], (l.cpu.Seconds()/float64(l.bytes))/(t.cpu.Seconds()/float64(t.bytes)))
+	}
+	if len(groups) == 0 {
+		return
+	}
+	slices.SortFunc(groups, func(a, b group) int { return cmp.Or(cmp.Compare(a.blocks, b.blocks), cmp.Compare(a.server, b.server)) })
+	fmt.Println("\nW8-lazy: the lazy answer's server CPU per byte over its SEARCH/REPLACE twin's, each round's pair.")
+	fmt.Println()
+	fmt.Println("| blocks | server | rounds | median | mean | standard deviation | lowest-highest |")
+	fmt.Println("|--:|--:|--:|--:|--:|--:|--:|")
+	for _, g := range groups {
+		r := ratios[g]
+		slices.Sort(r)
+		mean := 0.0
+		for _, x := range r {
+			mean += x
+		}
+		mean /= float64(len(r))
+		sd := 0.0
+		for _, x := range r {
+			sd += (x - mean) * (x - mean)
+		}
+		if len(r) > 1 {
+			sd = math.Sqrt(sd / float64(len(r)-1))
+		}
+		median := r[len(r)/2]
+		if len(r)%2 == 0 {
+			median = (r[len(r)/2-1] + r[len(r)/2]) / 2
+		}
+		fmt.Printf("| %d | %d | %d | %.3f | %.3f | %.3f | %.3f-%.3f |\n", g.blocks, g.server+1, len(r), median, mean, sd, r[0], r[len(r)-1])
 	}
 }
