@@ -38,7 +38,7 @@ TSFieldId ts_tree_cursor_current_field_id(const TSTreeCursor *self);
 // cursor step is most of its cost, so nodes are skipped, not filtered).
 
 static fsrb_node *fsrb_flatten_cursor(const void *tree, uint32_t *count, uint32_t hint,
-		const uint8_t *src, const uint8_t *flags, uint32_t nsyms, uint32_t lo, uint32_t hi) {
+		const uint8_t *src, const uint8_t *flags, uint32_t nsyms, uint32_t lo, uint32_t hi, uint32_t wdepth) {
 	// A node's mode says which of its children are read: FULL all, down
 	// to any depth; BUDGET+b all, b levels down; KEYED+d the statement
 	// chain, d levels down; NONE none.
@@ -107,7 +107,7 @@ static fsrb_node *fsrb_flatten_cursor(const void *tree, uint32_t *count, uint32_
 		} else {
 			budget = NONE;
 		}
-		if (budget == KEYED || (depth == 1 && (out[i].end_byte <= lo || sb >= hi))) {
+		if (budget == KEYED || (depth >= 1 && depth <= wdepth && (out[i].end_byte <= lo || sb >= hi))) {
 			budget = NONE;
 		}
 		if (budget != NONE && ts_tree_cursor_goto_first_child(&c)) {
@@ -162,14 +162,14 @@ type flatNode struct {
 }
 
 // flattenTree reads the nodes of t, the tree of src, that an outline
-// reads (tsparse.Flatten says which), below the root's children only
-// those that overlap bytes [lo, hi), in one cgo call: the binding's one
-// call a cursor step and a node property cost several times the whole
-// walk (BenchmarkOutline). flags are symbolFlags per symbol. The nodes
-// are C's memory, freed by free; nil when it ran out. The caller holds
-// t.
-func flattenTree(t *sitter.Tree, src []byte, flags []byte, lo, hi uint32) (nodes []flatNode, free func()) {
-	p, n := tsparse.Flatten(t, src, flags, lo, hi)
+// reads (tsparse.Flatten says which), of the nodes wdepth levels below
+// the root or fewer only those that overlap bytes [lo, hi) below, in one
+// cgo call: the binding's one call a cursor step and a node property
+// cost several times the whole walk (BenchmarkOutline). flags are
+// symbolFlags per symbol. The nodes are C's memory, freed by free; nil
+// when it ran out. The caller holds t.
+func flattenTree(t *sitter.Tree, src []byte, flags []byte, lo, hi, wdepth uint32) (nodes []flatNode, free func()) {
+	p, n := tsparse.Flatten(t, src, flags, lo, hi, wdepth)
 	if p == nil {
 		return nil, func() {}
 	}
@@ -178,7 +178,7 @@ func flattenTree(t *sitter.Tree, src []byte, flags []byte, lo, hi uint32) (nodes
 
 // flattenTreeCursor is flattenTree through a TSTreeCursor
 // (fsrb_flatten_cursor), for tests.
-func flattenTreeCursor(t *sitter.Tree, src []byte, flags []byte, lo, hi uint32) (nodes []flatNode, free func()) {
+func flattenTreeCursor(t *sitter.Tree, src []byte, flags []byte, lo, hi, wdepth uint32) (nodes []flatNode, free func()) {
 	ct := tsparse.CTree(t)
 	var src0, flags0 *C.uint8_t
 	if len(src) > 0 {
@@ -188,7 +188,7 @@ func flattenTreeCursor(t *sitter.Tree, src []byte, flags []byte, lo, hi uint32) 
 		flags0 = (*C.uint8_t)(unsafe.Pointer(&flags[0]))
 	}
 	var n C.uint32_t
-	p := C.fsrb_flatten_cursor(ct, &n, C.uint32_t(len(src)/4), src0, flags0, C.uint32_t(len(flags)), C.uint32_t(lo), C.uint32_t(hi))
+	p := C.fsrb_flatten_cursor(ct, &n, C.uint32_t(len(src)/4), src0, flags0, C.uint32_t(len(flags)), C.uint32_t(lo), C.uint32_t(hi), C.uint32_t(wdepth))
 	runtime.KeepAlive(t)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(flags)

@@ -21,7 +21,7 @@ import (
 // is read below which node. Every language's sample goes through random
 // edits, broken code included, each tree reparsed from the last as an
 // editor's are, and is flattened whole, root level alone, and in a
-// random window.
+// random window, of the root's children and at every depth.
 func TestFlattenMatchesCursor(t *testing.T) {
 	srcs := map[string]string{"generated.py": gen.JoinLines(gen.Code(300, 11))}
 	for _, f := range samplePaths(t) {
@@ -52,9 +52,9 @@ func TestFlattenMatchesCursor(t *testing.T) {
 				flags := symbolsOf(tr.Lang).flags
 				lo := uint32(rng.Intn(len(src) + 1))
 				hi := lo + uint32(rng.Intn(len(src)-int(lo)+1))
-				for _, w := range [][2]uint32{{0, math.MaxUint32}, {0, 0}, {lo, hi}} {
-					got, free := flattenTree(tr.t, tr.content, flags, w[0], w[1])
-					want, freeWant := flattenTreeCursor(tr.t, tr.content, flags, w[0], w[1])
+				for _, w := range [][3]uint32{{0, math.MaxUint32, 1}, {0, 0, 1}, {lo, hi, 1}, {lo, hi, math.MaxUint32}} {
+					got, free := flattenTree(tr.t, tr.content, flags, w[0], w[1], w[2])
+					want, freeWant := flattenTreeCursor(tr.t, tr.content, flags, w[0], w[1], w[2])
 					if len(want) == 0 {
 						t.Fatalf("step %d: the cursor's walk read nothing", step)
 					}
@@ -101,11 +101,11 @@ func BenchmarkFlatten(b *testing.B) {
 		flags := symbolsOf(t.Lang).flags
 		for _, w := range []struct {
 			name    string
-			flatten func(*sitter.Tree, []byte, []byte, uint32, uint32) ([]flatNode, func())
+			flatten func(*sitter.Tree, []byte, []byte, uint32, uint32, uint32) ([]flatNode, func())
 		}{{"subtrees", flattenTree}, {"cursor", flattenTreeCursor}} {
 			b.Run(f.name+"/"+w.name, func(b *testing.B) {
 				for b.Loop() {
-					nodes, free := w.flatten(t.t, t.content, flags, 0, math.MaxUint32)
+					nodes, free := w.flatten(t.t, t.content, flags, 0, math.MaxUint32, 1)
 					if len(nodes) == 0 {
 						b.Fatal("no nodes")
 					}

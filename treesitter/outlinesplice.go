@@ -99,7 +99,7 @@ func (t *Tree) splice(prev *outlineEntry) (outline, bool) {
 	syms := symbolsOf(t.Lang)
 	// The root's children alone first, to choose the window: a walk of
 	// the root's level reads no deeper than them.
-	heads, freeHeads := flattenTree(t.t, t.content, syms.flags, 0, 0)
+	heads, freeHeads := flattenTree(t.t, t.content, syms.flags, 0, 0, 1)
 	defer freeHeads()
 	if len(heads) == 0 {
 		return outline{}, false
@@ -163,7 +163,7 @@ func (t *Tree) splice(prev *outlineEntry) (outline, bool) {
 	}
 
 	lo32, hi32 := tops[i0].startByte, tops[i1-1].endByte
-	nodes, free := flattenTree(t.t, t.content, syms.flags, lo32, hi32)
+	nodes, free := flattenTree(t.t, t.content, syms.flags, lo32, hi32, 1)
 	defer free()
 	if len(nodes) == 0 {
 		return outline{}, false

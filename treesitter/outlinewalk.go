@@ -55,7 +55,7 @@ func outlineOf(lang *Language, src []byte, lines []int, t *sitter.Tree, setup fu
 // which a later outline of an edited text is spliced against.
 func outlineTops(lang *Language, src []byte, lines []int, t *sitter.Tree, setup func(*walker)) ([]core.Item, []flatNode) {
 	syms := symbolsOf(lang)
-	nodes, free := flattenTree(t, src, syms.flags, 0, math.MaxUint32)
+	nodes, free := flattenTree(t, src, syms.flags, 0, math.MaxUint32, 1)
 	defer free()
 	if len(nodes) == 0 {
 		return nil, nil

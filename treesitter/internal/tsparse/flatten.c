@@ -85,7 +85,7 @@ static bool fsrb_push(fsrb_frame **stack, uint32_t *sp, uint32_t *room, fsrb_fra
 }
 
 fsrb_node *fsrb_flatten(const TSTree *tree, uint32_t *count, uint32_t hint,
-		const uint8_t *src, const uint8_t *flags, uint32_t nsyms, uint32_t lo, uint32_t hi) {
+		const uint8_t *src, const uint8_t *flags, uint32_t nsyms, uint32_t lo, uint32_t hi, uint32_t wdepth) {
 	const TSLanguage *lang = tree->language;
 	uint32_t n = 0, cap = hint > 64 ? hint : 64, room = 64, sp = 0, lroom = 64;
 	fsrb_node *out = malloc(cap * sizeof(fsrb_node));
@@ -196,7 +196,7 @@ fsrb_node *fsrb_flatten(const TSTree *tree, uint32_t *count, uint32_t hint,
 		uint8_t pf = fsrb_flags(flags, nsyms, f->psym);
 		uint8_t mode = fsrb_mode(src, fsrb_flags(flags, nsyms, sym), pf, f->pm,
 			o->start_row, o->end_row, o->start_byte, o->start_col);
-		if (mode == KEYED || (depth == 1 && (o->end_byte <= lo || o->start_byte >= hi))) {
+		if (mode == KEYED || (depth <= wdepth && (o->end_byte <= lo || o->start_byte >= hi))) {
 			mode = NONE;
 		}
 		if (mode == NONE || ts_subtree_visible_child_count(child) == 0) {

@@ -162,11 +162,11 @@ const (
 
 // Flatten reads the nodes of t, the tree of src, that an outline reads
 // (fsrb_flatten in tsparse.h says which) in one cgo call, walking the
-// tree's subtrees: flags are the flags of each symbol, and below the
-// root's children only those that overlap bytes [lo, hi) are read. The
-// nodes are C memory, n of them, which the caller frees with Free; nil
-// when it ran out.
-func Flatten(t *sitter.Tree, src, flags []byte, lo, hi uint32) (nodes unsafe.Pointer, n int) {
+// tree's subtrees: flags are the flags of each symbol, and of the nodes
+// wdepth levels below the root or fewer, only those that overlap bytes
+// [lo, hi) are read below. The nodes are C memory, n of them, which the
+// caller frees with Free; nil when it ran out.
+func Flatten(t *sitter.Tree, src, flags []byte, lo, hi, wdepth uint32) (nodes unsafe.Pointer, n int) {
 	var src0, flags0 *C.uint8_t
 	if len(src) > 0 {
 		src0 = (*C.uint8_t)(unsafe.Pointer(&src[0]))
@@ -176,7 +176,7 @@ func Flatten(t *sitter.Tree, src, flags []byte, lo, hi uint32) (nodes unsafe.Poi
 	}
 	var count C.uint32_t
 	// About one node read for every 3 to 8 bytes of code.
-	p := C.fsrb_flatten((*C.TSTree)(CTree(t)), &count, C.uint32_t(len(src)/4), src0, flags0, C.uint32_t(len(flags)), C.uint32_t(lo), C.uint32_t(hi))
+	p := C.fsrb_flatten((*C.TSTree)(CTree(t)), &count, C.uint32_t(len(src)/4), src0, flags0, C.uint32_t(len(flags)), C.uint32_t(lo), C.uint32_t(hi), C.uint32_t(wdepth))
 	runtime.KeepAlive(t)
 	runtime.KeepAlive(src)
 	runtime.KeepAlive(flags)

@@ -39,9 +39,12 @@ enum { FSRB_DEF = 1, FSRB_DESCEND = 2 };
 //     four levels at most;
 //   - the header of a definition (flagged FSRB_DEF): three levels below
 //     it, for its name and a Go method's receiver;
-//   - of the root's children, only those that overlap bytes [lo, hi)
-//     are read below: an outline spliced from an earlier one walks only
-//     what an edit touched.
+//   - of the nodes wdepth levels below the root or fewer (the root's
+//     children are one level below it), only those that overlap bytes
+//     [lo, hi) are read below: an outline spliced from an earlier one
+//     walks only what an edit touched, the root's children (wdepth 1)
+//     or, to any depth, the path down to the members of a class it
+//     touched.
 // A node's field is read only under a definition and along a chain.
 fsrb_node *fsrb_flatten(const TSTree *tree, uint32_t *count, uint32_t hint,
-	const uint8_t *src, const uint8_t *flags, uint32_t nsyms, uint32_t lo, uint32_t hi);
+	const uint8_t *src, const uint8_t *flags, uint32_t nsyms, uint32_t lo, uint32_t hi, uint32_t wdepth);
