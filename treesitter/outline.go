@@ -67,13 +67,14 @@ type outlineMemo struct {
 }
 
 type outlineEntry struct {
-	path  string
-	hash  uint64 // of text
-	text  string
-	items []core.Item
-	tops  []flatNode // outline.tops
-	lines int        // how many lines the text has
-	used  uint64
+	path   string
+	hash   uint64 // of text
+	text   string
+	items  []core.Item
+	tops   []flatNode   // outline.tops
+	bodies [][]flatNode // outline.bodies
+	lines  int          // how many lines the text has
+	used   uint64
 }
 
 // outlinesKept is how many outlines a cache keeps: an answer's snippets
@@ -137,7 +138,7 @@ func (m *outlineMemo) put(path string, h uint64, text string, o outline, lines i
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.tick++
-	e := &outlineEntry{path: path, hash: h, text: text, items: o.items, tops: o.tops, lines: lines, used: m.tick}
+	e := &outlineEntry{path: path, hash: h, text: text, items: o.items, tops: o.tops, bodies: o.bodies, lines: lines, used: m.tick}
 	for i, old := range m.entries {
 		if old.hash == h && old.path == path && old.text == text {
 			m.entries[i] = e // outlined again by another caller meanwhile

@@ -1,6 +1,7 @@
 package treesitter
 
 import (
+	"math"
 	"sort"
 	"strings"
 	"unsafe"
@@ -13,8 +14,12 @@ import (
 // read from: the items are the plain walk of a tree with no error, on
 // lines that are the text's own (not dedented, not repaired).
 type outline struct {
-	items []core.Item
-	tops  []flatNode
+	items  []core.Item
+	tops   []flatNode
+	bodies [][]flatNode // per top, a class's members (bodiesOf); nil for others
+	// members: spliced inside one class (spliceMembers), which tests
+	// count.
+	members bool
 }
 
 // rootKids are the root's children of a flattened tree, in order.
@@ -62,8 +67,8 @@ func (t *Tree) outline(prev *outlineEntry, plain bool) (o outline, spliced bool)
 			return o, true
 		}
 	}
-	items, tops := outlineTops(t.Lang, t.content, t.lines, t.t, nil)
-	return outline{items: items, tops: tops}, false
+	items, tops, bodies := outlineTops(t.Lang, t.content, t.lines, t.t, nil)
+	return outline{items: items, tops: tops, bodies: bodies}, false
 }
 
 // splice reads the tree's outline as prev's with the top-level items an
@@ -97,9 +102,10 @@ func (t *Tree) splice(prev *outlineEntry) (outline, bool) {
 		hi = len(text)
 	}
 	syms := symbolsOf(t.Lang)
-	// The root's children alone first, to choose the window: a walk of
-	// the root's level reads no deeper than them.
-	heads, freeHeads := flattenTree(t.t, t.content, syms.flags, 0, 0, 1)
+	// The root's children first, to choose the window, and below them
+	// only the path to the edit: the members of a class it lies in, to
+	// splice that class's items alone (spliceMembers).
+	heads, freeHeads := flattenTree(t.t, t.content, syms.flags, uint32(lo), uint32(hi), math.MaxUint32)
 	defer freeHeads()
 	if len(heads) == 0 {
 		return outline{}, false
@@ -110,56 +116,23 @@ func (t *Tree) splice(prev *outlineEntry) (outline, bool) {
 	if n == 0 {
 		return outline{}, false
 	}
-	i0 := sort.Search(n, func(i int) bool { return tops[i].endByte > uint32(lo) })
-	i1 := sort.Search(n, func(i int) bool { return tops[i].startByte >= uint32(hi) })
-	if i0 >= i1 {
-		// The edit is between nodes (blank lines, say): the nodes on
-		// either side, whose leads it may join or part.
-		i0, i1 = max(0, i1-1), min(n, i1+1)
-	}
 	w := newWalker(t.Lang, syms, t.content, t.lines, heads)
-	for i0 > 0 && !w.boundary(ids[i0-1]) {
-		i0--
-	}
-	// After the window: a boundary, then a node on a line of its own,
-	// where the items of the nodes after the edit start.
-	for i1 < n && (!w.boundary(ids[i1-1]) || w.firstPoint(w.sp(ids[i1])).Row < uint32(endLine(w.sp(ids[i1-1]), w.ep(ids[i1-1])))) {
-		i1++
-	}
-	if i0 >= i1 {
+	i0, i1, ok := w.window(ids, tops, lo, hi)
+	if !ok {
 		return outline{}, false
 	}
 	db, dr := len(text)-len(old), len(t.lines)-prev.lines
 	was := prev.tops
 	after := n - i1
-	if i0+after > len(was) {
+	if !sameAround(tops, was, i0, i1, db, dr) {
 		return outline{}, false
 	}
-	for k := range i0 {
-		if tops[k] != was[k] {
-			return outline{}, false
-		}
-	}
-	for k := range after {
-		if !shiftedBy(was[len(was)-after+k], tops[i1+k], db, dr) {
-			return outline{}, false
-		}
-	}
-	// The items of the nodes before the window start before the line after
-	// the last of them, and those after it from the line after the
-	// window's last node: a boundary starts a line, so a node on its last
-	// line after it starts none and has no item.
-	from, to := 0, len(prev.items)
-	if i0 > 0 {
-		end := endLine(w.sp(ids[i0-1]), w.ep(ids[i0-1]))
-		from = sort.Search(len(prev.items), func(i int) bool { return prev.items[i].Start >= end })
-	}
-	if i1 < n {
-		end := int(w.firstPoint(w.sp(ids[i1])).Row) - dr
-		to = sort.Search(len(prev.items), func(i int) bool { return prev.items[i].Start >= end })
-	}
+	from, to := w.itemsOf(prev.items, ids, i0, i1, dr)
 	if from > to {
 		return outline{}, false
+	}
+	if o, ok := t.spliceMembers(prev, w, ids, tops, i0, i1, from, to, lo, hi, db, dr); ok {
+		return o, true
 	}
 
 	lo32, hi32 := tops[i0].startByte, tops[i1-1].endByte
@@ -181,7 +154,16 @@ func (t *Tree) splice(prev *outlineEntry) (outline, bool) {
 	items = append(items, prev.items[:from]...)
 	items = append(items, mid...)
 	items = append(items, shifted(prev.items[to:], dr)...)
-	return outline{items: items, tops: tops}, true
+	var bodies [][]flatNode
+	if prev.bodies != nil {
+		bodies = make([][]flatNode, 0, n)
+		bodies = append(bodies, prev.bodies[:i0]...)
+		bodies = append(bodies, w.bodiesOf(win)...)
+		for _, b := range prev.bodies[len(was)-after:] {
+			bodies = append(bodies, shiftedNodes(b, db, dr))
+		}
+	}
+	return outline{items: items, tops: tops, bodies: bodies}, true
 }
 
 // boundary reports whether n, a child of the root, is a node whose item
@@ -193,6 +175,71 @@ func (w *walker) boundary(n nid) bool {
 		return false
 	}
 	return w.startsLine(w.firstPoint(w.sp(n)))
+}
+
+// window is the range [i0, i1) of sibling nodes ids (nodes, unlinked)
+// that a splice reads again for an edit of bytes [lo, hi): those that
+// overlap it (the two around it, when it lies between them), and more
+// until the nodes around them are boundaries and the node after them
+// starts a line of its own. ok is false when it is empty.
+func (w *walker) window(ids []nid, nodes []flatNode, lo, hi int) (i0, i1 int, ok bool) {
+	n := len(nodes)
+	i0 = sort.Search(n, func(i int) bool { return nodes[i].endByte > uint32(lo) })
+	i1 = sort.Search(n, func(i int) bool { return nodes[i].startByte >= uint32(hi) })
+	if i0 >= i1 {
+		// The edit is between nodes (blank lines, say): the nodes on
+		// either side, whose leads it may join or part.
+		i0, i1 = max(0, i1-1), min(n, i1+1)
+	}
+	for i0 > 0 && !w.boundary(ids[i0-1]) {
+		i0--
+	}
+	// After the window: a boundary, then a node on a line of its own,
+	// where the items of the nodes after the edit start.
+	for i1 < n && (!w.boundary(ids[i1-1]) || w.firstPoint(w.sp(ids[i1])).Row < uint32(endLine(w.sp(ids[i1-1]), w.ep(ids[i1-1])))) {
+		i1++
+	}
+	return i0, i1, i0 < i1
+}
+
+// sameAround reports whether the nodes outside window [i0, i1) of now
+// are was's, the same before it and moved by db bytes and dr lines after
+// it: then their items are the earlier outline's too.
+func sameAround(now, was []flatNode, i0, i1, db, dr int) bool {
+	after := len(now) - i1
+	if i0+after > len(was) {
+		return false
+	}
+	for k := range i0 {
+		if now[k] != was[k] {
+			return false
+		}
+	}
+	for k := range after {
+		if !shiftedBy(was[len(was)-after+k], now[i1+k], db, dr) {
+			return false
+		}
+	}
+	return true
+}
+
+// itemsOf is the range [from, to) of items, the earlier outline's of
+// sibling nodes ids, that window [i0, i1) of them reads; dr is the
+// edit's change in lines. The items of the nodes before the window
+// start before the line after the last of them, and those after it from
+// the line after the window's last node: a boundary starts a line, so a
+// node on its last line after it starts none and has no item.
+func (w *walker) itemsOf(items []core.Item, ids []nid, i0, i1, dr int) (from, to int) {
+	from, to = 0, len(items)
+	if i0 > 0 {
+		end := endLine(w.sp(ids[i0-1]), w.ep(ids[i0-1]))
+		from = sort.Search(len(items), func(i int) bool { return items[i].Start >= end })
+	}
+	if i1 < len(ids) {
+		end := int(w.firstPoint(w.sp(ids[i1])).Row) - dr
+		to = sort.Search(len(items), func(i int) bool { return items[i].Start >= end })
+	}
+	return from, to
 }
 
 // shiftedBy reports whether b is a, moved by db bytes and dr lines.

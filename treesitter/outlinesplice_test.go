@@ -32,7 +32,7 @@ func TestOutlineSplice(t *testing.T) {
 	if testing.Short() {
 		rounds = 60
 	}
-	spliced, tried, errs := 0, 0, 0
+	spliced, members, tried, errs := 0, 0, 0, 0
 	for name, text := range texts {
 		if LanguageFor(name, []byte(text)) == nil {
 			continue
@@ -66,6 +66,9 @@ func TestOutlineSplice(t *testing.T) {
 			if ok {
 				spliced++
 			}
+			if o.members {
+				members++
+			}
 			if !reflect.DeepEqual(o.items, want) {
 				t.Fatalf("%s: spliced %v, the outline after an edit differs from the whole walk's\nbefore:\n%s\nafter:\n%s\ngot:\n%s\nwant:\n%s",
 					name, ok, cur, next, dumpOutline(next, o.items), dumpOutline(next, want))
@@ -79,7 +82,61 @@ func TestOutlineSplice(t *testing.T) {
 	if clean := tried - errs; spliced < clean*9/10 {
 		t.Errorf("%d of %d outlines of code with no error spliced: the splice is seldom taken", spliced, clean)
 	}
-	t.Logf("%d of %d outlines spliced, %d of code with errors", spliced, tried, errs)
+	if members == 0 {
+		t.Errorf("no outline spliced inside a class")
+	}
+	t.Logf("%d of %d outlines spliced, %d of them inside a class; %d of code with errors", spliced, tried, members, errs)
+}
+
+// TestOutlineSpliceInClass writes a chat answer's edits into a file one
+// after the other, as W8's lazy answer does: a comment added to the
+// return line of one method after another, across the file's classes.
+// Each outline is spliced inside its class from the one before, and is
+// the whole walk's.
+func TestOutlineSpliceInClass(t *testing.T) {
+	const name = "pkg/gen.py"
+	lines := gen.Code(500, 500) // W8's first file: whole code, no error
+	c := NewCache(4)
+	if _, ok := c.Outline(name, gen.JoinLines(lines)); !ok {
+		t.Fatal("no outline")
+	}
+	edits, members := 0, 0
+	for i := 0; i < len(lines); i++ {
+		if !strings.HasPrefix(lines[i], "        return ") {
+			continue
+		}
+		lines[i] += "  # changed"
+		if edits%3 == 2 { // a line added: the edit moves what follows
+			lines = slices.Insert(lines, i, "        # a line added")
+			i++
+		}
+		next := gen.JoinLines(lines)
+		tr, err := c.Parse(name, 0, []byte(next), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.t.RootNode().HasError() {
+			t.Fatalf("edit %d (line %d) broke the code", edits, i+1)
+		}
+		want := tr.Outline()
+		o, ok := tr.outline(c.outlines.nearest(name), true)
+		if !reflect.DeepEqual(o.items, want) {
+			t.Fatalf("edit %d (line %d): spliced %v, inside the class %v: the outline differs from the whole walk's\ngot:\n%s\nwant:\n%s",
+				edits, i+1, ok, o.members, dumpOutline(next, o.items), dumpOutline(next, want))
+		}
+		if o.members {
+			members++
+		}
+		c.outlines.put(name, maphash.String(seed, next), next, o, len(tr.lines))
+		edits++
+	}
+	// An edit in a class's first method is spliced with its class: a
+	// window from the first member would take the comments between the
+	// class's first line and its body, which its kids start with.
+	if edits < 30 || members < edits/2 {
+		t.Errorf("%d of %d edits spliced inside their class", members, edits)
+	}
+	t.Logf("%d of %d edits spliced inside their class", members, edits)
 }
 
 // randomEdit changes text's lines as an edit might: one changed, some

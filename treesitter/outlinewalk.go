@@ -47,24 +47,26 @@ const maxScanDepth = 8
 // outlineOf returns the outline of src, its line starts and its tree t,
 // with setup (if any) run on the walker first. The caller holds t.
 func outlineOf(lang *Language, src []byte, lines []int, t *sitter.Tree, setup func(*walker)) []core.Item {
-	items, _ := outlineTops(lang, src, lines, t, setup)
+	items, _, _ := outlineTops(lang, src, lines, t, setup)
 	return items
 }
 
-// outlineTops is outlineOf, with the root's children it read (topsOf),
-// which a later outline of an edited text is spliced against.
-func outlineTops(lang *Language, src []byte, lines []int, t *sitter.Tree, setup func(*walker)) ([]core.Item, []flatNode) {
+// outlineTops is outlineOf, with the root's children it read (topsOf)
+// and the members of those that are classes (bodiesOf), which a later
+// outline of an edited text is spliced against.
+func outlineTops(lang *Language, src []byte, lines []int, t *sitter.Tree, setup func(*walker)) ([]core.Item, []flatNode, [][]flatNode) {
 	syms := symbolsOf(lang)
 	nodes, free := flattenTree(t, src, syms.flags, 0, math.MaxUint32, 1)
 	defer free()
 	if len(nodes) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	w := newWalker(lang, syms, src, lines, nodes)
 	if setup != nil {
 		setup(w)
 	}
-	return w.top(), topsOf(nodes, rootKids(nodes))
+	ids := rootKids(nodes)
+	return w.top(), topsOf(nodes, ids), w.bodiesOf(ids)
 }
 
 func newWalker(lang *Language, syms *symbols, src []byte, lines []int, nodes []flatNode) *walker {

@@ -1,0 +1,190 @@
+package treesitter
+
+import (
+	"math"
+
+	"github.com/fsrb/fsrb/core"
+)
+
+// A class's members are spliced as the root's children are (splice):
+// an edit inside one method of a class would otherwise have the whole
+// class flattened and walked again, where a chat snippet rewrites one
+// method at a time. The class's item is the last outline's, its kids
+// spliced and its end moved by the edit.
+
+// bodiesOf is, for each of the nodes ids (the root's children), the
+// members of its body when it is a class the walk reads as a whole
+// (classBody), unlinked as topsOf leaves the root's children; nil for
+// any other node. The walker's nodes must hold those bodies whole.
+func (w *walker) bodiesOf(ids []nid) [][]flatNode {
+	out := make([][]flatNode, len(ids))
+	for i, n := range ids {
+		typ, _ := w.kind(n)
+		if f, ok := w.definition(typed{n, typ}); !ok || f.kind != "class" {
+			continue
+		}
+		if b := w.classBody(n); b != 0 {
+			out[i] = topsOf(w.f, w.members(b))
+		}
+	}
+	return out
+}
+
+// classBody is the body of class node n when the walk reads the class's
+// kids from it alone: it is n's last named child, and every named child
+// before it lies on one row (the walk's scan looks for bodies inside a
+// child of several rows), but comments, which start the kids. 0 when
+// not.
+func (w *walker) classBody(n nid) nid {
+	var body nid
+	for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
+		_, named := w.kind(ch)
+		switch {
+		case !named:
+		case body != 0:
+			return 0 // a named node after the body
+		case w.is(ch, rBody):
+			body = ch
+		case w.is(ch, rComment):
+		case w.ep(ch).Row > w.sp(ch).Row:
+			return 0
+		}
+	}
+	return body
+}
+
+// members are the named children of body b, which its level reads
+// (body).
+func (w *walker) members(b nid) []nid {
+	var ids []nid
+	for ch := w.f[b].kids; ch != 0; ch = w.f[ch].next {
+		if _, named := w.kind(ch); named {
+			ids = append(ids, ch)
+		}
+	}
+	return ids
+}
+
+// spliceMembers is splice's outline when its window is one class whose
+// members the edit, bytes [lo, hi) of the new text, lies among: the
+// class's item is prev's, with the items of the members around the edit
+// read again. w walks the nodes of splice's first flattening, the
+// root's children and the path down to the edit; ids are the root's
+// children, tops their nodes unlinked, [i0, i1) the window of them and
+// [from, to) prev's items of it. db and dr are the edit's change in
+// bytes and lines. ok is false when the window is no such class, or its
+// other members are not prev's.
+func (t *Tree) spliceMembers(prev *outlineEntry, w *walker, ids []nid, tops []flatNode, i0, i1, from, to, lo, hi, db, dr int) (outline, bool) {
+	if i1 != i0+1 || to != from+1 || len(tops) != len(prev.tops) || len(prev.bodies) != len(prev.tops) || prev.bodies[i0] == nil {
+		return outline{}, false
+	}
+	// The class starts where it did: its first lines are the same (the
+	// window holds the edit, after them). Its end is read again below.
+	if was := prev.tops[i0]; tops[i0].startByte != was.startByte || tops[i0].startRow != was.startRow ||
+		tops[i0].startCol != was.startCol || tops[i0].symbol != was.symbol {
+		return outline{}, false
+	}
+	class := prev.items[from]
+	if class.Kind != "class" || class.Kids == nil {
+		return outline{}, false
+	}
+	b := w.classBody(ids[i0])
+	if b == 0 {
+		return outline{}, false
+	}
+	mids := w.members(b)
+	members := topsOf(w.f, mids)
+	n := len(mids)
+	j0, j1, ok := w.window(mids, members, lo, hi)
+	// A window from the first member would take the comments between the
+	// class's first line and its body, which the kids start with.
+	if !ok || j0 == 0 || !sameAround(members, prev.bodies[i0], j0, j1, db, dr) {
+		return outline{}, false
+	}
+	kids := class.Kids
+	k0, k1 := w.itemsOf(kids, mids, j0, j1, dr)
+	if k0 > k1 {
+		return outline{}, false
+	}
+
+	// The members of the window whole, and the path down to them.
+	syms := w.syms
+	nodes, free := flattenTree(t.t, t.content, syms.flags, members[j0].startByte, members[j1-1].endByte, math.MaxUint32)
+	defer free()
+	if len(nodes) == 0 {
+		return outline{}, false
+	}
+	ww := newWalker(t.Lang, syms, t.content, t.lines, nodes)
+	var top nid
+	for k := nodes[0].kids; k != 0; k = nodes[k].next {
+		if nodes[k].startByte == tops[i0].startByte && nodes[k].symbol == tops[i0].symbol {
+			top = k
+			break
+		}
+	}
+	if top == 0 {
+		return outline{}, false
+	}
+	wb := ww.classBody(top)
+	if wb == 0 {
+		return outline{}, false
+	}
+	all := ww.members(wb)
+	if len(all) != n {
+		return outline{}, false
+	}
+	mid := ww.level(all[j0:j1], levelCtx{scope: class.Name, container: true})
+
+	spliced := make([]core.Item, 0, k0+len(mid)+len(kids)-k1)
+	spliced = append(spliced, kids[:k0]...)
+	spliced = append(spliced, mid...)
+	spliced = append(spliced, shifted(kids[k1:], dr)...)
+	class.Kids = spliced
+	class.End = endLine(w.firstPoint(w.sp(ids[i0])), w.ep(ids[i0]))
+	class.Tail = max(class.Head, w.bodyTail(b))
+
+	items := make([]core.Item, 0, len(prev.items))
+	items = append(items, prev.items[:from]...)
+	items = append(items, class)
+	items = append(items, shifted(prev.items[to:], dr)...)
+	bodies := make([][]flatNode, 0, len(tops))
+	bodies = append(bodies, prev.bodies[:i0]...)
+	bodies = append(bodies, members)
+	for _, b := range prev.bodies[i1:] {
+		bodies = append(bodies, shiftedNodes(b, db, dr))
+	}
+	return outline{items: items, tops: tops, bodies: bodies, members: true}, true
+}
+
+// bodyTail is the first line after body b, as body reads it: its
+// closing brace's line, or the line after its end.
+func (w *walker) bodyTail(b nid) int {
+	tail := -1
+	for ch := w.f[b].kids; ch != 0; ch = w.f[ch].next {
+		switch t, _ := w.kind(ch); t {
+		case "}", ")", "jsx_closing_element":
+			tail = int(w.firstPoint(w.sp(ch)).Row)
+		}
+	}
+	if tail < 0 {
+		tail = endLine(w.sp(b), w.ep(b))
+	}
+	return tail
+}
+
+// shiftedNodes is a copy of nodes moved by db bytes and dr lines (as
+// shiftedBy compares them); nodes itself when nothing moved.
+func shiftedNodes(nodes []flatNode, db, dr int) []flatNode {
+	if db == 0 && dr == 0 || nodes == nil {
+		return nodes
+	}
+	out := make([]flatNode, len(nodes))
+	for i, n := range nodes {
+		n.startByte = uint32(int(n.startByte) + db)
+		n.endByte = uint32(int(n.endByte) + db)
+		n.startRow = uint32(int(n.startRow) + dr)
+		n.endRow = uint32(int(n.endRow) + dr)
+		out[i] = n
+	}
+	return out
+}
