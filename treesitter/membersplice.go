@@ -23,7 +23,7 @@ func (w *walker) bodiesOf(ids []nid) [][]flatNode {
 		if f, ok := w.definition(typed{n, typ}); !ok || f.kind != "class" {
 			continue
 		}
-		if b := w.classBody(n); b != 0 {
+		if b, _ := w.classBody(n); b != 0 {
 			out[i] = topsOf(w.f, w.members(b))
 		}
 	}
@@ -33,24 +33,24 @@ func (w *walker) bodiesOf(ids []nid) [][]flatNode {
 // classBody is the body of class node n when the walk reads the class's
 // kids from it alone: it is n's last named child, and every named child
 // before it lies on one row (the walk's scan looks for bodies inside a
-// child of several rows), but comments, which start the kids. 0 when
-// not.
-func (w *walker) classBody(n nid) nid {
-	var body nid
+// child of several rows), but comments, which start the kids (headed
+// says whether there are any). 0 when not.
+func (w *walker) classBody(n nid) (body nid, headed bool) {
 	for ch := w.f[n].kids; ch != 0; ch = w.f[ch].next {
 		_, named := w.kind(ch)
 		switch {
 		case !named:
 		case body != 0:
-			return 0 // a named node after the body
+			return 0, false // a named node after the body
 		case w.is(ch, rBody):
 			body = ch
 		case w.is(ch, rComment):
+			headed = true
 		case w.ep(ch).Row > w.sp(ch).Row:
-			return 0
+			return 0, false
 		}
 	}
-	return body
+	return body, headed
 }
 
 // members are the named children of body b, which its level reads
@@ -88,7 +88,7 @@ func (t *Tree) spliceMembers(prev *outlineEntry, w *walker, ids []nid, tops []fl
 	if class.Kind != "class" || class.Kids == nil {
 		return outline{}, false
 	}
-	b := w.classBody(ids[i0])
+	b, headed := w.classBody(ids[i0])
 	if b == 0 {
 		return outline{}, false
 	}
@@ -97,8 +97,12 @@ func (t *Tree) spliceMembers(prev *outlineEntry, w *walker, ids []nid, tops []fl
 	n := len(mids)
 	j0, j1, ok := w.window(mids, members, lo, hi)
 	// A window from the first member would take the comments between the
-	// class's first line and its body, which the kids start with.
-	if !ok || j0 == 0 || !sameAround(members, prev.bodies[i0], j0, j1, db, dr) {
+	// class's first line and its body, which the kids start with; and it
+	// holds no edit before the first member's line, a line of its own:
+	// the class's first lines must be as they were.
+	if !ok || j0 == 0 && (headed || !w.startsLine(w.firstPoint(w.sp(mids[0]))) ||
+		lo < int(members[0].startByte-members[0].startCol)) ||
+		!sameAround(members, prev.bodies[i0], j0, j1, db, dr) {
 		return outline{}, false
 	}
 	kids := class.Kids
@@ -125,7 +129,7 @@ func (t *Tree) spliceMembers(prev *outlineEntry, w *walker, ids []nid, tops []fl
 	if top == 0 {
 		return outline{}, false
 	}
-	wb := ww.classBody(top)
+	wb, _ := ww.classBody(top)
 	if wb == 0 {
 		return outline{}, false
 	}

@@ -244,3 +244,34 @@ func TestCommentAfterOpener(t *testing.T) {
 		t.Errorf("only %d texts with a block of comments alone: the test tries too few", found)
 	}
 }
+
+// TestOutlineSpliceClassHeader edits a class's first line, alone or with
+// its first method's, where a splice inside the class would keep the
+// class's old name: each outline is the whole walk's.
+func TestOutlineSpliceClassHeader(t *testing.T) {
+	for _, c := range []struct{ name, before, after string }{
+		{"a.py", "class Server:\n    def start(self):\n        return 1\n\n    def stop(self):\n        return 2\n",
+			"class Servers:\n    def start(self):\n        return 1\n\n    def stop(self):\n        return 2\n"},
+		{"a.py", "class Server:\n    def start(self):\n        return 1\n",
+			"class Servers:\n    def start(self):\n        return 10\n"},
+		{"a.js", "class Server { start(port) {\n    return port;\n  }\n  stop() {\n    return 0;\n  }\n}\n",
+			"class Servers { start(port) {\n    return port;\n  }\n  stop() {\n    return 0;\n  }\n}\n"},
+		{"a.js", "class Server {\n  start(port) {\n    return port;\n  }\n}\n",
+			"class Servers {\n  start(port) {\n    return port + 1;\n  }\n}\n"},
+	} {
+		cache := NewCache(4)
+		if _, ok := cache.Outline(c.name, c.before); !ok {
+			t.Fatalf("%s: no outline", c.name)
+		}
+		tr, err := cache.Parse(c.name, 0, []byte(c.after), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := tr.Outline()
+		o, ok := tr.outline(cache.outlines.nearest(c.name), true)
+		if !reflect.DeepEqual(o.items, want) {
+			t.Errorf("%s: spliced %v, inside the class %v: the outline differs from the whole walk's\ngot:\n%s\nwant:\n%s",
+				c.name, ok, o.members, dumpOutline(c.after, o.items), dumpOutline(c.after, want))
+		}
+	}
+}
