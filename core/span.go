@@ -93,6 +93,10 @@ func (l *Lines) Splice(sp Span, repl string) *Lines {
 // Text returns the text the index is of.
 func (l *Lines) Text() string { return l.text }
 
+// Starts returns the byte offset of the start of each line: the index's
+// own slice, which the caller must not modify.
+func (l *Lines) Starts() []int { return l.starts }
+
 // LineCount is the number of lines.
 func (l *Lines) LineCount() int { return len(l.starts) }
 

@@ -1,11 +1,13 @@
 package treesitter
 
 import (
-	"bytes"
 	"sort"
 	"sync"
+	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
+
+	"github.com/fsrb/fsrb/core"
 )
 
 // Tree is a parsed file: an immutable copy of its content, the syntax tree,
@@ -65,23 +67,12 @@ func (t *Tree) copyTree() *sitter.Tree {
 // line returns the 1-based line that holds byte offset off.
 func (t *Tree) line(off int) int { return lineOf(t.lines, off) }
 
-// lineStarts returns the offset of the start of each line of content.
+// lineStarts returns the offset of the start of each line of content,
+// as core indexes a text's lines (a trailing newline opens an empty
+// last line).
 func lineStarts(content []byte) []int {
-	// Counted, then found, a vectorised search each: a loop over the
-	// bytes costs several times as much, and every parse of every
-	// version of a file pays it.
-	starts := make([]int, 1, 1+bytes.Count(content, newline))
-	for at := 0; ; {
-		k := bytes.IndexByte(content[at:], '\n')
-		if k < 0 {
-			return starts
-		}
-		at += k + 1
-		starts = append(starts, at)
-	}
+	return core.NewLines(unsafe.String(unsafe.SliceData(content), len(content))).Starts()
 }
-
-var newline = []byte{'\n'}
 
 // lineOf returns the 1-based line holding off, given lineStarts' result.
 func lineOf(starts []int, off int) int {
