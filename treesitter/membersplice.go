@@ -53,12 +53,12 @@ func (w *walker) classBody(n nid) (body nid, headed bool) {
 	return body, headed
 }
 
-// members are the named children of body b, which its level reads
-// (body).
+// members are the children of body b that its level reads (body): the
+// named ones, but its opening and closing tags.
 func (w *walker) members(b nid) []nid {
 	var ids []nid
 	for ch := w.f[b].kids; ch != 0; ch = w.f[ch].next {
-		if _, named := w.kind(ch); named {
+		if t, named := w.kind(ch); named && !bodyOpens(t) && !bodyCloses(t) {
 			ids = append(ids, ch)
 		}
 	}
@@ -165,8 +165,7 @@ func (t *Tree) spliceMembers(prev *outlineEntry, w *walker, ids []nid, tops []fl
 func (w *walker) bodyTail(b nid) int {
 	tail := -1
 	for ch := w.f[b].kids; ch != 0; ch = w.f[ch].next {
-		switch t, _ := w.kind(ch); t {
-		case "}", ")", "jsx_closing_element":
+		if t, _ := w.kind(ch); bodyCloses(t) {
 			tail = int(w.firstPoint(w.sp(ch)).Row)
 		}
 	}

@@ -497,13 +497,13 @@ func (w *walker) body(b nid, before []nid, defaultHead int, c levelCtx, s *bodyS
 	w.listed = append(w.listed, before...)
 	for ch := w.f[b].kids; ch != 0; ch = w.f[ch].next {
 		t, named := w.kind(ch)
-		switch t {
-		case "{", "(", "jsx_opening_element":
+		switch {
+		case bodyOpens(t):
 			if head < 0 && len(w.listed) == mark {
 				head = int(w.ep(ch).Row) + 1
 			}
 			continue
-		case "}", ")", "jsx_closing_element":
+		case bodyCloses(t):
 			tail = int(w.firstPoint(w.sp(ch)).Row)
 			continue
 		}
@@ -525,6 +525,25 @@ func (w *walker) body(b nid, before []nid, defaultHead int, c levelCtx, s *bodyS
 		s.head, s.found = head, true
 	}
 	s.tail = tail
+}
+
+// bodyOpens and bodyCloses say whether a body's child of type t is the
+// token before or after its items (a brace, a parenthesis, a JSX
+// element's tag), not an item.
+func bodyOpens(t string) bool {
+	switch t {
+	case "{", "(", "jsx_opening_element":
+		return true
+	}
+	return false
+}
+
+func bodyCloses(t string) bool {
+	switch t {
+	case "}", ")", "jsx_closing_element":
+		return true
+	}
+	return false
 }
 
 // selfBody adds the items of n, a case of a switch or Go's switch
