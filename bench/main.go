@@ -11,6 +11,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"os"
@@ -302,7 +303,8 @@ func measure(n int, f func()) (time.Duration, float64, float64) {
 	return median(times), float64(after.Mallocs-before.Mallocs) / float64(n), float64(after.TotalAlloc-before.TotalAlloc) / float64(n)
 }
 
-func median(t []time.Duration) time.Duration {
+// median sorts t and returns its middle value, the upper one of two.
+func median[T cmp.Ordered](t []T) T {
 	slices.Sort(t)
 	return t[len(t)/2]
 }

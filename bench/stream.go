@@ -374,7 +374,7 @@ func printLazyRatios(rows []streamRow) {
 	fmt.Println("|--:|--:|--:|--:|--:|--:|--:|")
 	for _, g := range groups {
 		r := ratios[g]
-		slices.Sort(r)
+		mid := median(r) // sorts r
 		mean := 0.0
 		for _, x := range r {
 			mean += x
@@ -387,10 +387,6 @@ func printLazyRatios(rows []streamRow) {
 		if len(r) > 1 {
 			sd = math.Sqrt(sd / float64(len(r)-1))
 		}
-		median := r[len(r)/2]
-		if len(r)%2 == 0 {
-			median = (r[len(r)/2-1] + r[len(r)/2]) / 2
-		}
-		fmt.Printf("| %d | %d | %d | %.3f | %.3f | %.3f | %.3f-%.3f |\n", g.blocks, g.server+1, len(r), median, mean, sd, r[0], r[len(r)-1])
+		fmt.Printf("| %d | %d | %d | %.3f | %.3f | %.3f | %.3f-%.3f |\n", g.blocks, g.server+1, len(r), mid, mean, sd, r[0], r[len(r)-1])
 	}
 }
