@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // commentSet is a set of whole-line comment forms, one bit each. A
@@ -97,7 +98,29 @@ var languageComments = sync.OnceValue(func() map[string]commentSet {
 // commentsOf returns the comment forms of the file at p (by its extension
 // or, for Makefile and its kin, its name), else of the fence's language
 // lang, else every form.
+//
+// The last answer is kept: a streamed answer's open code block is read
+// again on every chunk, and the lookup (a lowered base name, then the
+// table, cold by the next chunk) cost that read more than its lines.
 func commentsOf(lang, p string) commentSet {
+	if e := lastComments.Load(); e != nil && e.lang == lang && e.path == p {
+		return e.set
+	}
+	set := lookupComments(lang, p)
+	// Copies: the names may be slices of a whole answer.
+	lastComments.Store(&commentsAnswer{strings.Clone(lang), strings.Clone(p), set})
+	return set
+}
+
+// commentsAnswer is one answer of commentsOf.
+type commentsAnswer struct {
+	lang, path string
+	set        commentSet
+}
+
+var lastComments atomic.Pointer[commentsAnswer]
+
+func lookupComments(lang, p string) commentSet {
 	if p != "" {
 		base := strings.ToLower(path.Base(strings.ReplaceAll(p, `\`, "/")))
 		ext := strings.TrimPrefix(path.Ext(base), ".")

@@ -394,8 +394,11 @@ func TestCommentsOf(t *testing.T) {
 		{"bash", "scripts/run", commentHash},
 		{"", "notes.unknown", commentAny},
 	} {
-		if got := commentsOf(tc.lang, tc.path); got != tc.want {
-			t.Errorf("commentsOf(%q, %q) = %b, want %b", tc.lang, tc.path, got, tc.want)
+		// Twice: the second answer is the one kept from the first.
+		for range 2 {
+			if got := commentsOf(tc.lang, tc.path); got != tc.want {
+				t.Errorf("commentsOf(%q, %q) = %b, want %b", tc.lang, tc.path, got, tc.want)
+			}
 		}
 	}
 }
