@@ -179,15 +179,17 @@ func (p *parser) snippet(i int, open fence, closing int) (next int, ok bool) {
 		if !r.ok {
 			return 0, false
 		}
-		b := r.block
-		b.Number = len(p.patch.Blocks) + 1
+		// Appended as it is and numbered in place: a Block is large, and a
+		// copy on the way is a second read of it.
+		p.patch.Blocks = append(p.patch.Blocks, r.block)
+		n := len(p.patch.Blocks)
+		p.patch.Blocks[n-1].Number = n
 		for _, pr := range r.problems {
 			if pr.Block == r.block.Number {
-				pr.Block = b.Number
+				pr.Block = n
 			}
 			p.problem(pr)
 		}
-		p.patch.Blocks = append(p.patch.Blocks, b)
 		p.floor = floor + r.next
 		return floor + r.next, true
 	}
@@ -210,6 +212,7 @@ func (p *parser) snippet(i int, open fence, closing int) (next int, ok bool) {
 		r.block = p.patch.Blocks[blocks]
 		r.problems = append([]Problem(nil), p.patch.Problems[problems:]...)
 		r.own(text)
+		r.samePath(m.cur)
 	}
 	m.cur = append(m.cur, r)
 	return next, ok
@@ -227,6 +230,23 @@ func (r *snippetRead) own(was string) {
 	for i := range r.problems {
 		pr := &r.problems[i]
 		pr.Path, pr.Snippet = rebase(pr.Path, was, r.text), rebase(pr.Snippet, was, r.text)
+	}
+}
+
+// samePath gives the block the very path string of the last reading
+// before it, when they name the same file, as an answer's blocks for one
+// file mostly follow each other. Each chunk's validation compares every
+// block's path with its neighbour's and looks it up; one string compares
+// by its pointer, where two copies compare their bytes, which by the
+// next chunk are out of the cache.
+func (r *snippetRead) samePath(before []*snippetRead) {
+	for i := len(before) - 1; i >= 0; i-- {
+		if b := before[i]; b.ok {
+			if b.block.Path == r.block.Path {
+				r.block.Path = b.block.Path
+			}
+			return
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"golang.org/x/tools/txtar"
 
@@ -116,6 +117,12 @@ func TestParseMemoTakesEveryClosedBlock(t *testing.T) {
 			if s != "" && rebase(s, answer, strings.Repeat("x", len(answer))) != s {
 				t.Fatalf("reading %d keeps a slice of the parsed text alive (%.40q)", i, s)
 			}
+		}
+	}
+	for i := 1; i < len(first); i++ {
+		a, b := first[i-1].block.Path, first[i].block.Path
+		if a == b && unsafe.StringData(a) != unsafe.StringData(b) {
+			t.Fatalf("readings %d and %d name %s with two strings, not one", i-1, i, a)
 		}
 	}
 	Parse(answer+"\nAnd then", opt)
