@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"go.lsp.dev/protocol"
@@ -94,11 +95,25 @@ func runStream(tmp string, servers []string, shapes []streamShape, rounds int) [
 
 // streamRound streams each shape once with each server, in turns; the
 // first round also streams the first shape as plain text (the floor).
+// A lazy answer and its twin (streamShape.pair) stream side by side, to
+// two servers at once: the machine's load moves a stream's CPU time by
+// a tenth from one moment to the next, more than the two answers differ,
+// and a ratio of two streams that shared their moments keeps less of it.
 func streamRound(tmp string, servers []string, shapes []streamShape, round int) []streamRow {
 	var rows []streamRow
 	for k, sh := range shapes {
+		twin := twinOf(shapes, k)
+		if sh.pair == "twin" && twin >= 0 {
+			continue // streamed beside its lazy answer
+		}
 		for s, server := range servers {
-			for _, r := range streamShapeOnce(tmp, server, sh, k == 0 && round == 0 && s == 0) {
+			var got []streamRow
+			if twin >= 0 {
+				got = streamPair(tmp, server, sh, shapes[twin])
+			} else {
+				got = streamShapeOnce(tmp, server, sh, k == 0 && round == 0 && s == 0, "W8", 0)
+			}
+			for _, r := range got {
 				r.round, r.server = round, s
 				rows = append(rows, r)
 			}
@@ -107,14 +122,44 @@ func streamRound(tmp string, servers []string, shapes []streamShape, round int) 
 	return rows
 }
 
-// streamShapeOnce streams one shape to one server, and as plain text
+// twinOf is the index of the shape that shapes[k] pairs with (its lazy
+// answer or its twin, of the same name and size), or -1.
+func twinOf(shapes []streamShape, k int) int {
+	sh := shapes[k]
+	for j, o := range shapes {
+		if sh.pair != "" && o.pair != "" && o.pair != sh.pair && o.name == sh.name && o.blocks == sh.blocks {
+			return j
+		}
+	}
+	return -1
+}
+
+// streamPair streams a lazy answer and its twin side by side, each to a
+// server of its own in a workspace of its own, the twin's chunks half a
+// period after the lazy's, so that the two servers seldom wake at once.
+func streamPair(tmp, lspBin string, lazy, twin streamShape) []streamRow {
+	var rows [2][]streamRow
+	var wg sync.WaitGroup
+	for i, sh := range []streamShape{lazy, twin} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rows[i] = streamShapeOnce(tmp, lspBin, sh, false, "W8-"+sh.pair, time.Duration(i)*streamEvery/2)
+		}()
+	}
+	wg.Wait()
+	return append(rows[0], rows[1]...)
+}
+
+// streamShapeOnce streams one shape to one server, in the workspace
+// tmp/dir, its first chunk delay after the start, and as plain text
 // after it when floor is set.
-func streamShapeOnce(tmp, lspBin string, sh streamShape, floor bool) []streamRow {
+func streamShapeOnce(tmp, lspBin string, sh streamShape, floor bool, dir string, delay time.Duration) []streamRow {
 	var rows []streamRow
 	n := sh.blocks
 	w := sh.answer(n)
 	answer := w.Patch
-	root := filepath.Join(tmp, "W8")
+	root := filepath.Join(tmp, dir)
 	// Written an hour ago, as a workspace's files are: a file changed
 	// a moment before the server reads it is read again on every
 	// chunk (a stamp that young may hide a change).
@@ -126,13 +171,13 @@ func streamShapeOnce(tmp, lspBin string, sh streamShape, floor bool) []streamRow
 		check(os.Chtimes(path, hourAgo, hourAgo))
 	}
 	fmt.Fprintf(os.Stderr, "bench: %s %d blocks, %s a file, lens requests %v (%d bytes, %.0f s) ...\n", sh.name, n, sh.perFile, sh.lenses, len(answer), (time.Duration(len(answer)/streamChunk) * streamEvery).Seconds())
-	r := streamOnce(root, lspBin, answer, true, sh.lenses)
+	r := streamOnce(root, lspBin, answer, true, sh.lenses, delay)
 	r.blocks, r.shape = n, sh
 	rows = append(rows, r)
 	if floor {
 		// The floor: the same stream into a plain-text document,
 		// which the server keeps and never analyses.
-		f := streamOnce(root, lspBin, answer, false, sh.lenses)
+		f := streamOnce(root, lspBin, answer, false, sh.lenses, 0)
 		f.blocks, f.shape = n, sh
 		rows = append(rows, f)
 	}
@@ -151,7 +196,7 @@ func (c childRWC) Close() error {
 	return c.ReadCloser.Close()
 }
 
-func streamOnce(root, lspBin, answer string, patch, lenses bool) streamRow {
+func streamOnce(root, lspBin, answer string, patch, lenses bool, delay time.Duration) streamRow {
 	cmd := exec.Command(lspBin)
 	cmd.Dir = root
 	cmd.Stderr = os.Stderr
@@ -179,6 +224,7 @@ func streamOnce(root, lspBin, answer string, patch, lenses bool) streamRow {
 	r := streamRow{bytes: len(answer), floor: !patch}
 	var line, col uint32
 	v := int32(1)
+	time.Sleep(delay)
 	tick := time.NewTicker(streamEvery)
 	cpu0 := procCPU(cmd.Process.Pid)
 	start := time.Now()
@@ -368,7 +414,7 @@ func printLazyRatios(rows []streamRow) {
 		return
 	}
 	slices.SortFunc(groups, func(a, b group) int { return cmp.Or(cmp.Compare(a.blocks, b.blocks), cmp.Compare(a.server, b.server)) })
-	fmt.Println("\nW8-lazy: the lazy answer's server CPU per byte over its SEARCH/REPLACE twin's, each round's pair.")
+	fmt.Println("\nW8-lazy: the lazy answer's server CPU per byte over its SEARCH/REPLACE twin's, each round's pair, the two streamed side by side.")
 	fmt.Println()
 	fmt.Println("| blocks | server | rounds | median | mean | standard deviation | lowest-highest |")
 	fmt.Println("|--:|--:|--:|--:|--:|--:|--:|")
