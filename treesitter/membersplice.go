@@ -139,24 +139,12 @@ func (t *Tree) spliceMembers(prev *outlineEntry, w *walker, ids []nid, tops []fl
 	}
 	mid := ww.level(all[j0:j1], levelCtx{scope: class.Name, container: true})
 
-	spliced := make([]core.Item, 0, k0+len(mid)+len(kids)-k1)
-	spliced = append(spliced, kids[:k0]...)
-	spliced = append(spliced, mid...)
-	spliced = append(spliced, shifted(kids[k1:], dr)...)
-	class.Kids = spliced
+	class.Kids = splicedItems(kids, k0, k1, mid, dr)
 	class.End = endLine(w.firstPoint(w.sp(ids[i0])), w.ep(ids[i0]))
 	class.Tail = max(class.Head, w.bodyTail(b))
 
-	items := make([]core.Item, 0, len(prev.items))
-	items = append(items, prev.items[:from]...)
-	items = append(items, class)
-	items = append(items, shifted(prev.items[to:], dr)...)
-	bodies := make([][]flatNode, 0, len(tops))
-	bodies = append(bodies, prev.bodies[:i0]...)
-	bodies = append(bodies, members)
-	for _, b := range prev.bodies[i1:] {
-		bodies = append(bodies, shiftedNodes(b, db, dr))
-	}
+	items := splicedItems(prev.items, from, to, []core.Item{class}, dr)
+	bodies := splicedBodies(prev.bodies, i0, i1, [][]flatNode{members}, db, dr)
 	return outline{items: items, tops: tops, bodies: bodies, members: true}, true
 }
 
@@ -183,11 +171,7 @@ func shiftedNodes(nodes []flatNode, db, dr int) []flatNode {
 	}
 	out := make([]flatNode, len(nodes))
 	for i, n := range nodes {
-		n.startByte = uint32(int(n.startByte) + db)
-		n.endByte = uint32(int(n.endByte) + db)
-		n.startRow = uint32(int(n.startRow) + dr)
-		n.endRow = uint32(int(n.endRow) + dr)
-		out[i] = n
+		out[i] = shiftNode(n, db, dr)
 	}
 	return out
 }

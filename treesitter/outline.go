@@ -77,6 +77,11 @@ type outlineEntry struct {
 	used   uint64
 }
 
+// holds reports whether e is the outline of text (its hash h) at path.
+func (e *outlineEntry) holds(path string, h uint64, text string) bool {
+	return e.hash == h && e.path == path && e.text == text
+}
+
 // outlinesKept is how many outlines a cache keeps: an answer's snippets
 // and their files, for a few answers.
 const outlinesKept = 32
@@ -97,7 +102,7 @@ func (m *outlineMemo) get(path, text string) ([]core.Item, uint64, bool) {
 	}
 	h := maphash.String(seed, text)
 	for _, e := range m.entries {
-		if e.hash == h && e.path == path && e.text == text {
+		if e.holds(path, h, text) {
 			m.tick++
 			e.used = m.tick
 			return e.items, h, true
@@ -140,7 +145,7 @@ func (m *outlineMemo) put(path string, h uint64, text string, o outline, lines i
 	m.tick++
 	e := &outlineEntry{path: path, hash: h, text: text, items: o.items, tops: o.tops, bodies: o.bodies, lines: lines, used: m.tick}
 	for i, old := range m.entries {
-		if old.hash == h && old.path == path && old.text == text {
+		if old.holds(path, h, text) {
 			m.entries[i] = e // outlined again by another caller meanwhile
 			return
 		}

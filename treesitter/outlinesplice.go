@@ -150,20 +150,33 @@ func (t *Tree) splice(prev *outlineEntry) (outline, bool) {
 	w = newWalker(t.Lang, syms, t.content, t.lines, nodes)
 	mid := w.level(win, levelCtx{})
 
-	items := make([]core.Item, 0, from+len(mid)+len(prev.items)-to)
-	items = append(items, prev.items[:from]...)
-	items = append(items, mid...)
-	items = append(items, shifted(prev.items[to:], dr)...)
+	items := splicedItems(prev.items, from, to, mid, dr)
 	var bodies [][]flatNode
 	if prev.bodies != nil {
-		bodies = make([][]flatNode, 0, n)
-		bodies = append(bodies, prev.bodies[:i0]...)
-		bodies = append(bodies, w.bodiesOf(win)...)
-		for _, b := range prev.bodies[len(was)-after:] {
-			bodies = append(bodies, shiftedNodes(b, db, dr))
-		}
+		bodies = splicedBodies(prev.bodies, i0, len(was)-after, w.bodiesOf(win), db, dr)
 	}
 	return outline{items: items, tops: tops, bodies: bodies}, true
+}
+
+// splicedItems is items with [from, to) replaced by mid, and those after
+// it moved by dr lines.
+func splicedItems(items []core.Item, from, to int, mid []core.Item, dr int) []core.Item {
+	out := make([]core.Item, 0, from+len(mid)+len(items)-to)
+	out = append(out, items[:from]...)
+	out = append(out, mid...)
+	return append(out, shifted(items[to:], dr)...)
+}
+
+// splicedBodies is bodies (bodiesOf's) with [from, to) replaced by mid,
+// and those after it moved by db bytes and dr lines.
+func splicedBodies(bodies [][]flatNode, from, to int, mid [][]flatNode, db, dr int) [][]flatNode {
+	out := make([][]flatNode, 0, from+len(mid)+len(bodies)-to)
+	out = append(out, bodies[:from]...)
+	out = append(out, mid...)
+	for _, b := range bodies[to:] {
+		out = append(out, shiftedNodes(b, db, dr))
+	}
+	return out
 }
 
 // boundary reports whether n, a child of the root, is a node whose item
@@ -244,11 +257,16 @@ func (w *walker) itemsOf(items []core.Item, ids []nid, i0, i1, dr int) (from, to
 
 // shiftedBy reports whether b is a, moved by db bytes and dr lines.
 func shiftedBy(a, b flatNode, db, dr int) bool {
-	a.startByte = uint32(int(a.startByte) + db)
-	a.endByte = uint32(int(a.endByte) + db)
-	a.startRow = uint32(int(a.startRow) + dr)
-	a.endRow = uint32(int(a.endRow) + dr)
-	return a == b
+	return shiftNode(a, db, dr) == b
+}
+
+// shiftNode is n moved by db bytes and dr lines.
+func shiftNode(n flatNode, db, dr int) flatNode {
+	n.startByte = uint32(int(n.startByte) + db)
+	n.endByte = uint32(int(n.endByte) + db)
+	n.startRow = uint32(int(n.startRow) + dr)
+	n.endRow = uint32(int(n.endRow) + dr)
+	return n
 }
 
 // shifted is a copy of items moved by d lines; items itself when d is 0
