@@ -17,7 +17,8 @@ type ParseOptions struct {
 
 	// Streaming says the text may still be arriving (a model's answer in an
 	// editor): a last diff hunk shorter than its "@@ -l,n +l,n @@" counts
-	// is then cut short, not miscounted, and is not applied.
+	// is then cut short, not miscounted, and is not applied; a code
+	// fence's line still without its newline asks Exists nothing.
 	Streaming bool
 
 	// Snippets reads a chat answer's fenced code blocks that name their

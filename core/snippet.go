@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Chat answers' code blocks (docs/formats.md "Answers as chat tools write
@@ -99,7 +100,14 @@ func diffLang(lang string) bool {
 // or -1) as an OpSnippet block when it names its file, and returns the
 // index of the line after it.
 func (p *parser) readSnippet(i int, open fence, closing int) (next int, ok bool) {
-	info := readFenceInfo(open.lang, p.opt.Exists)
+	exists := p.opt.Exists
+	if l := p.lines[i]; p.opt.Streaming && l.next == l.end {
+		// The fence's line is still being written: its last word may be
+		// half a path ("pk" of "pkg/x.py"), and no file is looked up by
+		// it. Its newline brings the look.
+		exists = nil
+	}
+	info := readFenceInfo(open.lang, exists)
 	if diffLang(strings.ToLower(info.lang)) {
 		return 0, false
 	}
@@ -437,14 +445,51 @@ func pathKey(key string) bool {
 	return false
 }
 
-// readFenceInfo reads a fence's info string: "python src/x.py",
+// readFenceInfo is parseFenceInfo, with its last answer kept: a streamed
+// answer's open code block is read again on every chunk, and its info
+// string with it, where reading each word as a header would (infoPath)
+// cost more than the block's new lines. An answer that asked exists is
+// not kept (files come and go between chunks); one made without exists
+// serves only calls without it.
+func readFenceInfo(info string, exists func(string) bool) fenceInfo {
+	if e := lastFenceInfo.Load(); e != nil && e.info == info && (e.withExists || exists == nil) {
+		return e.fi
+	}
+	asked, ask := false, exists
+	if exists != nil {
+		ask = func(p string) bool {
+			asked = true
+			return exists(p)
+		}
+	}
+	fi := parseFenceInfo(info, ask)
+	if !asked {
+		// Copies: the info string is a slice of a whole answer.
+		kept := fi
+		kept.lang, kept.path, kept.bad = strings.Clone(fi.lang), strings.Clone(fi.path), strings.Clone(fi.bad)
+		lastFenceInfo.Store(&fenceInfoAnswer{info: strings.Clone(info), withExists: exists != nil, fi: kept})
+	}
+	return fi
+}
+
+// fenceInfoAnswer is one answer of readFenceInfo. withExists: it was
+// made with an exists it did not ask, so it holds with or without one.
+type fenceInfoAnswer struct {
+	info       string
+	withExists bool
+	fi         fenceInfo
+}
+
+var lastFenceInfo atomic.Pointer[fenceInfoAnswer]
+
+// parseFenceInfo reads a fence's info string: "python src/x.py",
 // "python:src/x.py", "src/x.py", "{python} src/x.py",
 // "python {path=src/x.py}", "{.python file=\"x.py\"}", and CopilotChat's
 // "python path=src/x.py start_line=4 end_line=9". A bare word is the
 // language; a path needs a "/" or an extension with a letter in it
 // ("python 3.11" names no file), or, after the language, the name of a
 // file that exists ("make Makefile"). Two paths name none.
-func readFenceInfo(info string, exists func(string) bool) fenceInfo {
+func parseFenceInfo(info string, exists func(string) bool) fenceInfo {
 	var fi fenceInfo
 	s := strings.TrimSpace(info)
 	if s == "" {

@@ -276,6 +276,49 @@ func TestReadFenceInfo(t *testing.T) {
 	}
 }
 
+// TestReadFenceInfoKept: the answer readFenceInfo keeps for a streamed
+// block's info string never stands in for one that exists decides.
+func TestReadFenceInfoKept(t *testing.T) {
+	has := func(p string) bool { return p == "Makefile" }
+	none := func(string) bool { return false }
+	for _, step := range []struct {
+		info   string
+		exists func(string) bool
+		path   string
+	}{
+		{"make Makefile", nil, ""},
+		{"make Makefile", has, "Makefile"},
+		{"make Makefile", none, ""},
+		{"make Makefile", has, "Makefile"},
+		{"python src/x.py", has, "src/x.py"}, // exists not asked: kept for any
+		{"python src/x.py", nil, "src/x.py"},
+		{"python src/x.py", none, "src/x.py"},
+		{"make Makefile", nil, ""},
+	} {
+		if got := readFenceInfo(step.info, step.exists); got.path != step.path {
+			t.Errorf("readFenceInfo(%q) with exists %v: path %q, want %q", step.info, step.exists != nil, got.path, step.path)
+		}
+	}
+}
+
+// A streamed fence's line is looked up only once it is whole: "pk" is
+// half of "pkg/x.py", and an editor parses the answer on every chunk.
+func TestStreamedFenceAsksOnceWhole(t *testing.T) {
+	var asked []string
+	opt := ParseOptions{Snippets: true, Streaming: true, Exists: func(p string) bool {
+		asked = append(asked, p)
+		return false
+	}}
+	Parse("Here:\n\n```python pk", opt)
+	if slices.Contains(asked, "pk") {
+		t.Errorf("a fence line still being written asked exists about %q", asked)
+	}
+	Parse("Here:\n\n```python pk\n", opt)
+	if !slices.Contains(asked, "pk") {
+		t.Errorf("a whole fence line asked exists about %q, want pk among them", asked)
+	}
+}
+
 func TestFilepathComment(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
 		{"// filepath: src/x.ts", "src/x.ts"},
