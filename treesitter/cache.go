@@ -150,8 +150,14 @@ func (c *Cache) parse(ctx context.Context, path string, version int, content []b
 	}
 	var old *sitter.Tree
 	if prev != nil {
-		old = prev.copyTree()
-		old.Edit(editInput(prev.content, prev.lines, content, edit))
+		// An old tree pays when the edit keeps most of its text: a chat
+		// snippet's tree after another snippet's keeps a few bytes at each
+		// end, and copying and editing it costs more than the parse saves.
+		in := editInput(prev.content, prev.lines, content, edit)
+		if kept := int(in.StartIndex) + len(content) - int(in.NewEndIndex); 2*kept >= len(content) {
+			old = prev.copyTree()
+			old.Edit(in)
+		}
 	}
 	st, err := lang.parse(ctx, c.timeout(), old, content)
 	if old != nil {
