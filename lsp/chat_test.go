@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -225,6 +226,50 @@ func TestLazyBlockApplyLensAlone(t *testing.T) {
 			t.Errorf("Apply on block #2 leaves cart.py as\n%s\nwant\n%s (err %v)", got, want, err)
 		}
 	})
+}
+
+// A client that is asked to refresh its lenses gets them for a block
+// that applies after another of its file checked alone already: the
+// check runs right after the validation that read the same outlines,
+// not a refresh later, when a streamed answer's next chunks have pushed
+// them out of the processor's caches. The lens then shows what the check
+// found.
+func TestApplyLensCheckedAhead(t *testing.T) {
+	const file = "class Cart:\n    def total(self):\n        x = 1\n        return x\n\n    def count(self):\n        n = 2\n        return n\n"
+	root := writeFiles(t, map[string]string{"cart.py": file})
+	c := startClient(t, root)
+	c.initialize(`{"workspace": {"applyEdit": true, "codeLens": {"refreshSupport": true}}}`, nil)
+	first := "Changes.\n\n```python cart.py\n    def total(self):\n        # ... existing code ...\n        return x + 1\n```\n\n"
+	second := "```python cart.py\n    def count(self):\n        # ... existing code ...\n        return n + 1\n```\n"
+	text := first
+	u := c.open("answer.md", &text)
+	c.waitDiagnostics(u, 1)
+	c.waitDiagnostics(u, c.appendText(u, second))
+	// The run that published them asks for the lenses once it is done.
+	c.waitFor("a refresh after the last diagnostics", func() bool {
+		last := -1
+		for i, e := range c.events {
+			if strings.HasPrefix(e, "publish ") {
+				last = i
+			}
+		}
+		return last >= 0 && slices.Contains(c.events[last:], refreshLens)
+	})
+	if !c.session.CheckedAlone(u, 2) {
+		t.Errorf("block #2, closed, applies after block #1 of its file: no check of it alone before the lenses are asked for")
+	}
+	if c.session.CheckedAlone(u, 1) {
+		t.Errorf("block #1, the first of its file, was checked alone: its status says it")
+	}
+	titles := c.lensTitles(u)
+	want := []string{"Apply all blocks", "#1 ", "Apply", "#2 ", "Apply"}
+	ok := len(titles) == len(want)
+	for i := 0; ok && i < len(want); i++ {
+		ok = strings.HasPrefix(titles[i], want[i])
+	}
+	if !ok {
+		t.Errorf("lenses %q: want %q", titles, want)
+	}
 }
 
 // lensTitles asks for u's code lenses and returns their titles, the Skip

@@ -30,6 +30,7 @@ type diagnoser struct {
 	snap      *snapshot
 	cancel    context.CancelFunc
 	published map[uri.URI]bool // documents showing our diagnostics
+	ahead     map[uri.URI]int  // the block each document's last check ahead was of (checkAhead)
 	cost      time.Duration    // what a run costs, smoothed
 	// pulls and hints compare what a client that pulls diagnostics or asks
 	// for inlay hints was last answered with what the diagnoser computed
@@ -61,6 +62,7 @@ func newDiagnoser(s *Server, ceiling time.Duration) *diagnoser {
 		kick:      make(chan struct{}, 1),
 		pending:   map[uri.URI]bool{},
 		published: map[uri.URI]bool{},
+		ahead:     map[uri.URI]int{},
 		pulls:     newStaleness(),
 		hints:     newStaleness(),
 		stale:     map[string]bool{},
@@ -230,9 +232,10 @@ func (d *diagnoser) run(ctx context.Context, snap *snapshot, uris map[uri.URI]bo
 	}()
 	for i, u := range order {
 		var params *protocol.PublishDiagnosticsParams
+		var a *analysis
 		ok := ctx.Err() == nil
 		if ok {
-			params, ok = d.diagnose(snap, u, caps)
+			params, a, ok = d.diagnose(snap, u, caps)
 			shown = shown || ok || caps.pullDiagnostics && snap.docs[u] != nil && snap.docs[u].served()
 		}
 		if ctx.Err() != nil {
@@ -252,14 +255,18 @@ func (d *diagnoser) run(ctx context.Context, snap *snapshot, uris map[uri.URI]bo
 		if err := d.srv.client.PublishDiagnostics(context.WithoutCancel(ctx), params); err != nil {
 			d.srv.log.Info("publishDiagnostics", zap.Error(err))
 		}
+		if a != nil && caps.codeLensRefresh && ctx.Err() == nil {
+			d.checkAhead(snap, u, a)
+		}
 	}
 }
 
 // diagnose computes what to publish for u, or false when there is nothing
-// to say (a document that is no patch and never got diagnostics). For a
+// to say (a document that is no patch and never got diagnostics), and
+// u's analysis, nil when it is served none. For a
 // client that pulls diagnostics or asks for inlay hints, it also tells
 // whether what the client holds went stale (pull.go).
-func (d *diagnoser) diagnose(snap *snapshot, u uri.URI, caps clientCaps) (*protocol.PublishDiagnosticsParams, bool) {
+func (d *diagnoser) diagnose(snap *snapshot, u uri.URI, caps clientCaps) (*protocol.PublishDiagnosticsParams, *analysis, bool) {
 	doc, open := snap.docs[u]
 	a := snap.analyze(u)
 	var diags []protocol.Diagnostic
@@ -274,6 +281,7 @@ func (d *diagnoser) diagnose(snap *snapshot, u uri.URI, caps clientCaps) (*proto
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if !open {
+		delete(d.ahead, u)
 		d.pulls.forget(u)
 		d.hints.forget(u)
 	} else if a != nil {
@@ -292,21 +300,35 @@ func (d *diagnoser) diagnose(snap *snapshot, u uri.URI, caps clientCaps) (*proto
 		}
 	}
 	if caps.pullDiagnostics {
-		return nil, false // the client asks (pull.go)
+		return nil, a, false // the client asks (pull.go)
 	}
 	if a == nil {
 		if !d.published[u] {
-			return nil, false
+			return nil, a, false
 		}
 		delete(d.published, u)
 		params := &protocol.PublishDiagnosticsParams{URI: u, Diagnostics: []protocol.Diagnostic{}}
 		if open {
 			params.Version = publishedVersion(doc.version)
 		}
-		return params, true
+		return params, a, true
 	}
 	d.published[u] = true
-	return &protocol.PublishDiagnosticsParams{URI: u, Version: publishedVersion(doc.version), Diagnostics: diags}, true
+	return &protocol.PublishDiagnosticsParams{URI: u, Version: publishedVersion(doc.version), Diagnostics: diags}, a, true
+}
+
+// checkAhead checks u's aheadBlock alone, once: a streamed answer's
+// next chunks leave the block as it is, and the kept check answers the
+// lens (appliesAlone) for as long as the block and its file stay so.
+func (d *diagnoser) checkAhead(snap *snapshot, u uri.URI, a *analysis) {
+	n := aheadBlock(a)
+	d.mu.Lock()
+	done := d.ahead[u] == n
+	d.ahead[u] = n
+	d.mu.Unlock()
+	if n > 0 && !done {
+		snap.appliesAlone(a, n, map[string]fileRead{})
+	}
 }
 
 // publishedVersion leaves out version 0 (Neovim opens documents at 0), as

@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"testing"
+
+	"go.lsp.dev/uri"
 )
 
 // SetTestHook runs f inside every handler, under the panic guard, before
@@ -22,3 +24,13 @@ const LensEvery = lensEvery
 // theirs before they return: once a later run's diagnostics arrived, what
 // the runs before it asked for is counted.
 func (s *Session) Asked(method string) int64 { return s.srv.diag.asked[method].Load() }
+
+// CheckedAlone reports whether the session keeps a check of block n of
+// u on its own, as the "Apply" lens asks for it (lens.go).
+func (s *Session) CheckedAlone(u uri.URI, n int) bool {
+	s.srv.mu.Lock()
+	prior := s.srv.snap.prior
+	s.srv.mu.Unlock()
+	_, ok := prior.checkedAlone(u, n)
+	return ok
+}

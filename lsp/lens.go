@@ -57,6 +57,37 @@ func (s *snapshot) appliesAlone(a *analysis, n int, files map[string]fileRead) b
 	return ok
 }
 
+// aheadBlock is the block whose "Apply" lens the client will ask a
+// check alone for (CodeLens), to run that check ahead of the ask: the
+// document's last whole block, when it applies after another block of
+// its file; 0 when there is none. Run right after the validation that
+// read the same file, block and outlines, the check finds them in the
+// processor's caches; at the client's ask, up to lensEvery later and
+// after more chunks of a streamed answer, it reads them all again from
+// memory. Only the last block: that is the one a streamed answer just
+// closed, and looking through every block's kept check on every chunk
+// costs more than it saves.
+func aheadBlock(a *analysis) int {
+	blocks := a.patch.Blocks
+	n := len(blocks)
+	for n > 0 && blocks[n-1].Incomplete {
+		n--
+	}
+	if n == 0 {
+		return 0
+	}
+	b := &blocks[n-1]
+	if res, ok := a.result(b.Number); !ok || res.Status != core.StatusApplies {
+		return 0
+	}
+	for i := range blocks[:n-1] {
+		if blocks[i].Path == b.Path {
+			return b.Number
+		}
+	}
+	return 0
+}
+
 // CodeLens shows each block's status above it, with "Apply" on the blocks
 // that apply and "Revert" on the ones applied, and on the first line
 // "Apply all blocks" when every block still to apply does, or "Revert all
