@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -245,16 +244,7 @@ func TestApplyLensCheckedAhead(t *testing.T) {
 	u := c.open("answer.md", &text)
 	c.waitDiagnostics(u, 1)
 	c.waitDiagnostics(u, c.appendText(u, second))
-	// The run that published them asks for the lenses once it is done.
-	c.waitFor("a refresh after the last diagnostics", func() bool {
-		last := -1
-		for i, e := range c.events {
-			if strings.HasPrefix(e, "publish ") {
-				last = i
-			}
-		}
-		return last >= 0 && slices.Contains(c.events[last:], refreshLens)
-	})
+	c.waitRefreshAfterPublish()
 	if !c.session.CheckedAlone(u, 2) {
 		t.Errorf("block #2, closed, applies after block #1 of its file: no check of it alone before the lenses are asked for")
 	}

@@ -194,15 +194,7 @@ func TestCodeLensRefresh(t *testing.T) {
 	}
 	// The last change's lenses are asked for too: a refresh arrives after
 	// the last diagnostics.
-	c.waitFor("a refresh after the last diagnostics", func() bool {
-		last := -1
-		for i, e := range c.events {
-			if strings.HasPrefix(e, "publish ") {
-				last = i
-			}
-		}
-		return last >= 0 && slices.Contains(c.events[last:], refreshLens)
-	})
+	c.waitRefreshAfterPublish()
 
 	// Without the capability, no request is sent. The diagnostics of a
 	// second change come after the first run decided what to ask for.
@@ -217,6 +209,22 @@ func TestCodeLensRefresh(t *testing.T) {
 }
 
 const refreshLens = "workspace/codeLens/refresh"
+
+// waitRefreshAfterPublish waits for a codeLens/refresh request after the
+// last diagnostics published: the run that published them asks for the
+// lenses once it is done.
+func (c *testClient) waitRefreshAfterPublish() {
+	c.t.Helper()
+	c.waitFor("a refresh after the last diagnostics", func() bool {
+		last := -1
+		for i, e := range c.events {
+			if strings.HasPrefix(e, "publish ") {
+				last = i
+			}
+		}
+		return last >= 0 && slices.Contains(c.events[last:], refreshLens)
+	})
+}
 
 // "Apply" on a block that applies only after the one before it is left
 // out; the check of the block on its own is kept while the block and its
