@@ -4,7 +4,6 @@ import (
 	"path"
 	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // commentSet is a set of whole-line comment forms, one bit each. A
@@ -99,26 +98,20 @@ var languageComments = sync.OnceValue(func() map[string]commentSet {
 // or, for Makefile and its kin, its name), else of the fence's language
 // lang, else every form.
 //
-// The last answer is kept: a streamed answer's open code block is read
-// again on every chunk, and the lookup (a lowered base name, then the
-// table, cold by the next chunk) cost that read more than its lines.
+// The last answer is kept (lastAnswer): the lookup lowers a base name,
+// then reads the table.
 func commentsOf(lang, p string) commentSet {
-	if e := lastComments.Load(); e != nil && e.lang == lang && e.path == p {
-		return e.set
+	if k, set, ok := lastComments.load(); ok && k == (commentsKey{lang, p}) {
+		return set
 	}
 	set := lookupComments(lang, p)
-	// Copies: the names may be slices of a whole answer.
-	lastComments.Store(&commentsAnswer{strings.Clone(lang), strings.Clone(p), set})
+	lastComments.store(commentsKey{strings.Clone(lang), strings.Clone(p)}, set)
 	return set
 }
 
-// commentsAnswer is one answer of commentsOf.
-type commentsAnswer struct {
-	lang, path string
-	set        commentSet
-}
+type commentsKey struct{ lang, path string }
 
-var lastComments atomic.Pointer[commentsAnswer]
+var lastComments lastAnswer[commentsKey, commentSet]
 
 func lookupComments(lang, p string) commentSet {
 	if p != "" {

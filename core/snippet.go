@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 )
 
 // Chat answers' code blocks (docs/formats.md "Answers as chat tools write
@@ -445,15 +444,14 @@ func pathKey(key string) bool {
 	return false
 }
 
-// readFenceInfo is parseFenceInfo, with its last answer kept: a streamed
-// answer's open code block is read again on every chunk, and its info
-// string with it, where reading each word as a header would (infoPath)
-// cost more than the block's new lines. An answer that asked exists is
-// not kept (files come and go between chunks); one made without exists
-// serves only calls without it.
+// readFenceInfo is parseFenceInfo, with its last answer kept
+// (lastAnswer): reading each word as a header would (infoPath) is the
+// cost. An answer that asked exists is not kept (files come and go
+// between chunks); one made without exists serves only calls without
+// it.
 func readFenceInfo(info string, exists func(string) bool) fenceInfo {
-	if e := lastFenceInfo.Load(); e != nil && e.info == info && (e.withExists || exists == nil) {
-		return e.fi
+	if k, fi, ok := lastFenceInfo.load(); ok && k.info == info && (k.withExists || exists == nil) {
+		return fi
 	}
 	asked, ask := false, exists
 	if exists != nil {
@@ -464,23 +462,22 @@ func readFenceInfo(info string, exists func(string) bool) fenceInfo {
 	}
 	fi := parseFenceInfo(info, ask)
 	if !asked {
-		// Copies: the info string is a slice of a whole answer.
 		kept := fi
 		kept.lang, kept.path, kept.bad = strings.Clone(fi.lang), strings.Clone(fi.path), strings.Clone(fi.bad)
-		lastFenceInfo.Store(&fenceInfoAnswer{info: strings.Clone(info), withExists: exists != nil, fi: kept})
+		lastFenceInfo.store(fenceInfoKey{strings.Clone(info), exists != nil}, kept)
 	}
 	return fi
 }
 
-// fenceInfoAnswer is one answer of readFenceInfo. withExists: it was
-// made with an exists it did not ask, so it holds with or without one.
-type fenceInfoAnswer struct {
+// fenceInfoKey is what a kept readFenceInfo answer was for. withExists:
+// it was made with an exists it did not ask, so it holds with or
+// without one.
+type fenceInfoKey struct {
 	info       string
 	withExists bool
-	fi         fenceInfo
 }
 
-var lastFenceInfo atomic.Pointer[fenceInfoAnswer]
+var lastFenceInfo lastAnswer[fenceInfoKey, fenceInfo]
 
 // parseFenceInfo reads a fence's info string: "python src/x.py",
 // "python:src/x.py", "src/x.py", "{python} src/x.py",
